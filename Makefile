@@ -1,0 +1,59 @@
+# tideline: `make demo` runs the pipeline on local Spark, `make test` runs every test.
+# Both set up everything first (a virtual environment in .venv with pinned packages).
+
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := $(CURDIR)/.venv
+BIN := $(VENV)/bin
+SITE := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("purelib").replace(sysconfig.get_path("data"), ""))' 2>/dev/null)
+STAMP := $(VENV)/.tideline-installed
+export DBT_PROFILES_DIR := $(CURDIR)/profiles
+export TZ := UTC
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: setup demo test test-local test-cluster lint cluster-up cluster-down clean java
+
+java:
+	@tideline_tools/check_java.sh
+
+setup: java $(STAMP)
+
+# The venv also learns where the project is: a .pth file makes tideline_tools importable, and
+# the activate script exports the profile folder and the local data folder for plain `dbt`.
+$(STAMP): requirements.txt constraints.txt
+	@test -n "$(PYTHON)" || { echo "tideline: Python 3.11 was not found" >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
+	echo "$(CURDIR)" > "$(VENV)$(SITE)/tideline.pth"
+	grep -q TIDELINE_DATA_DIR $(BIN)/activate || printf '%s\n' \
+	  'export DBT_PROFILES_DIR="$(CURDIR)/profiles"' \
+	  'export TIDELINE_DATA_DIR="$(CURDIR)/.tideline/local"' \
+	  'export TZ=UTC' >> $(BIN)/activate
+	touch $(STAMP)
+
+demo: setup
+	$(BIN)/python -m tideline_tools.demo
+
+lint: setup
+	$(BIN)/sqlfluff lint models macros tests analyses
+
+# The whole suite: lint, the tests on local Spark, then the end-to-end tests on a real
+# standalone cluster through the Thrift server (started and stopped around them).
+test: setup lint test-local test-cluster
+
+test-local: setup
+	$(BIN)/python -m pytest python_tests
+
+test-cluster: setup
+	$(BIN)/python -m tideline_tools.cluster up
+	$(BIN)/python -m tideline_tools.cluster test; status=$$?; \
+	  $(BIN)/python -m tideline_tools.cluster down; exit $$status
+
+cluster-up: setup
+	$(BIN)/python -m tideline_tools.cluster up
+
+cluster-down: setup
+	$(BIN)/python -m tideline_tools.cluster down
+
+clean:
+	rm -rf target logs .tideline

@@ -1,0 +1,45 @@
+"""Fixtures shared by the whole suite.
+
+One SQL runner per test run: on `local` (default) the in-process SparkSession that dbt's
+`method: session` also uses, with a data folder of its own under pytest's temp folder; on
+`cluster` (TIDELINE_TARGET=cluster, see `make test-cluster`) a PyHive connection to the
+Thrift server. Each test module gets a `Project`: its own schemas, dropped when it ends.
+Tests that must also pass on the cluster carry the marker `both_targets`.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from harness import Project
+
+TARGET = os.environ.get("TIDELINE_TARGET", "local")
+
+
+def pytest_collection_modifyitems(config, items):
+    if TARGET == "cluster":
+        skip = pytest.mark.skip(reason="runs on the local target only")
+        for item in items:
+            if "both_targets" not in item.keywords:
+                item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def runner(tmp_path_factory):
+    if TARGET == "local":
+        from tideline_tools.localenv import use_data_dir
+
+        use_data_dir(tmp_path_factory.mktemp("tideline_data"))
+    from tideline_tools.sql import connect
+
+    return connect(TARGET)
+
+
+@pytest.fixture(scope="module")
+def project(runner, request):
+    proj = Project(runner, request.module.__name__.rsplit(".", 1)[-1])
+    proj.reset()
+    yield proj
+    proj.reset()

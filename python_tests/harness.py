@@ -1,0 +1,101 @@
+"""Test harness: dbt in-process, one Spark (or Thrift connection) per test run, a schema per module.
+
+A `Project` is what one test module works in: its own target schema for dbt models and its
+own source schema for the events table, so modules never see each other's tables. It loads
+event batches with the generator, runs dbt with vars, reads tables and compares them with
+expected rows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from collections import Counter
+from decimal import Decimal
+from typing import Any, Iterable, Sequence
+
+from tideline_tools import generator
+from tideline_tools.dbt import DbtResult, run_dbt
+from tideline_tools.sql import SqlRunner
+
+
+class Project:
+    def __init__(self, runner: SqlRunner, name: str):
+        self.runner = runner
+        self.target = runner.target
+        safe = re.sub(r"[^a-z0-9_]", "_", name.lower())
+        self.schema = f"t_{safe}_{os.getpid()}"
+        self.source_schema = f"{self.schema}_src"
+        self.events_table = f"{self.source_schema}.events"
+        self.base_vars: dict[str, Any] = {
+            "tideline__events_schema": self.source_schema,
+            "tideline__events_table": "events",
+        }
+
+    # ---- set-up and tear-down ----------------------------------------------------------
+    def reset(self) -> None:
+        for schema in (self.schema, self.source_schema):
+            self.runner.execute(f"drop schema if exists {schema} cascade")
+
+    # ---- loading -----------------------------------------------------------------------
+    def load(self, world: generator.EventWorld, until, since=None, cadence_seconds=None, gaps=(), table=None) -> int:
+        return generator.load_events(
+            self.runner, world, table or self.events_table, until=until, since=since,
+            cadence_seconds=cadence_seconds, gaps=gaps,
+        )
+
+    # ---- dbt ---------------------------------------------------------------------------
+    def dbt(self, *args: str, vars: dict[str, Any] | None = None, expect_success: bool = True) -> DbtResult:
+        os.environ["TIDELINE_SCHEMA"] = self.schema
+        return run_dbt(list(args), vars={**self.base_vars, **(vars or {})}, target=self.target,
+                       expect_success=expect_success)
+
+    # ---- reading -----------------------------------------------------------------------
+    def rows(self, sql: str) -> list[tuple]:
+        return self.runner.rows(sql)
+
+    def relation(self, name: str) -> str:
+        return name if "." in name else f"{self.schema}.{name}"
+
+    def table(self, name: str, columns: Sequence[str] | None = None) -> list[dict]:
+        relation = self.relation(name)
+        cols = list(columns) if columns else self.runner.columns(f"select * from {relation}")
+        rows = self.runner.rows(f"select {', '.join(cols)} from {relation}")
+        return [dict(zip(cols, row)) for row in rows]
+
+    def assert_table_equals(self, name: str, expected: Iterable[dict], columns: Sequence[str] | None = None) -> None:
+        expected = list(expected)
+        cols = list(columns) if columns else (list(expected[0]) if expected else None)
+        assert_rows_equal(self.table(name, cols), expected, label=self.relation(name))
+
+
+def _canonical(value: Any) -> Any:
+    """One comparable form per value: floats and decimals to 6 places, datetimes naive UTC."""
+    if isinstance(value, (float, Decimal)):
+        return round(float(value), 6)
+    if isinstance(value, dt.datetime) and value.tzinfo is not None:
+        return value.astimezone(dt.timezone.utc).replace(tzinfo=None)
+    if isinstance(value, (list, tuple)):
+        return tuple(_canonical(v) for v in value)
+    return value
+
+
+def _key(row: dict) -> tuple:
+    return tuple(sorted((k, repr(_canonical(v))) for k, v in row.items()))
+
+
+def assert_rows_equal(actual: list[dict], expected: list[dict], label: str = "table") -> None:
+    """Multiset equality of rows, with the missing and unexpected rows in the message."""
+    got = Counter(_key(r) for r in actual)
+    want = Counter(_key(r) for r in expected)
+    if got == want:
+        return
+    missing = list((want - got).elements())
+    extra = list((got - want).elements())
+    lines = [f"{label}: {len(actual)} rows, expected {len(expected)}"]
+    lines += [f"  missing   {dict(k)}" for k in missing[:10]]
+    lines += [f"  unexpected {dict(k)}" for k in extra[:10]]
+    if len(missing) > 10 or len(extra) > 10:
+        lines.append(f"  ... {len(missing)} missing and {len(extra)} unexpected in all")
+    raise AssertionError("\n".join(lines))

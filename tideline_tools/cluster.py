@@ -1,0 +1,257 @@
+"""A real Spark cluster on this machine: standalone master, one worker, Spark Thrift Server.
+
+    python -m tideline_tools.cluster up      # start all three, wait until they answer
+    python -m tideline_tools.cluster status  # which of them run
+    python -m tideline_tools.cluster test    # the end-to-end tests against the `cluster` target
+    python -m tideline_tools.cluster down    # stop exactly the processes `up` started
+
+Everything comes from the pip `pyspark` distribution (bin/spark-class, bin/spark-submit). The
+ports are not Spark's defaults, everything binds to 127.0.0.1, and the Thrift server keeps its
+own Derby metastore and warehouse under .tideline/cluster. `up` writes the pid and command
+line of each process it starts; `down` stops a pid only while its command line still is the
+one `up` recorded, so no other process on the machine is touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from .profile import PROFILES_DIR, PROJECT_DIR
+
+HOME = Path(os.environ.get("TIDELINE_CLUSTER_DIR", PROJECT_DIR / ".tideline" / "cluster")).resolve()
+HOST = "127.0.0.1"
+MASTER_PORT = int(os.environ.get("TIDELINE_MASTER_PORT", "7177"))
+MASTER_UI_PORT = int(os.environ.get("TIDELINE_MASTER_UI_PORT", "8180"))
+WORKER_UI_PORT = int(os.environ.get("TIDELINE_WORKER_UI_PORT", "8181"))
+THRIFT_PORT = int(os.environ.get("TIDELINE_THRIFT_PORT", "10016"))
+WORKER_CORES = os.environ.get("TIDELINE_WORKER_CORES", "2")
+WORKER_MEMORY = os.environ.get("TIDELINE_WORKER_MEMORY", "4g")
+PIDS = HOME / "pids.json"
+STARTUP_SECONDS = 180
+
+
+def spark_home() -> Path:
+    import pyspark
+
+    return Path(pyspark.__file__).resolve().parent
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        SPARK_HOME=str(spark_home()),
+        SPARK_LOG_DIR=str(HOME / "logs"),
+        SPARK_WORKER_DIR=str(HOME / "work"),
+        SPARK_LOCAL_IP=HOST,
+        SPARK_NO_DAEMONIZE="1",
+        TZ="UTC",
+    )
+    return env
+
+
+def _thrift_command() -> list[str]:
+    utc = "-Duser.timezone=UTC"
+    conf = {
+        "spark.master": f"spark://{HOST}:{MASTER_PORT}",
+        "spark.app.name": "tideline-thrift-server",
+        "spark.driver.memory": "2g",
+        "spark.executor.memory": "2g",
+        "spark.cores.max": WORKER_CORES,
+        "spark.ui.enabled": "false",
+        "spark.driver.host": HOST,
+        "spark.driver.bindAddress": HOST,
+        "spark.sql.warehouse.dir": str(HOME / "warehouse"),
+        "spark.hadoop.javax.jdo.option.ConnectionURL": f"jdbc:derby:;databaseName={HOME / 'metastore_db'};create=true",
+        "spark.driver.extraJavaOptions": f"{utc} -Dderby.stream.error.file={HOME / 'logs' / 'derby.log'}",
+        "spark.executor.extraJavaOptions": utc,
+        "spark.sql.session.timeZone": "UTC",
+        "spark.sql.sources.partitionOverwriteMode": "dynamic",
+        "spark.sql.shuffle.partitions": "4",
+    }
+    command = [str(spark_home() / "bin" / "spark-submit"), "--class", "org.apache.spark.sql.hive.thriftserver.HiveThriftServer2"]
+    for key, value in conf.items():
+        command += ["--conf", f"{key}={value}"]
+    command += [
+        "--hiveconf", f"hive.server2.thrift.port={THRIFT_PORT}",
+        "--hiveconf", f"hive.server2.thrift.bind.host={HOST}",
+        "spark-internal",
+    ]
+    return command
+
+
+def _commands() -> dict[str, list[str]]:
+    spark_class = str(spark_home() / "bin" / "spark-class")
+    return {
+        "master": [
+            spark_class, "org.apache.spark.deploy.master.Master",
+            "--host", HOST, "--port", str(MASTER_PORT), "--webui-port", str(MASTER_UI_PORT),
+        ],
+        "worker": [
+            spark_class, "org.apache.spark.deploy.worker.Worker",
+            "--host", HOST, "--webui-port", str(WORKER_UI_PORT), "--cores", WORKER_CORES,
+            "--memory", WORKER_MEMORY, "--work-dir", str(HOME / "work"), f"spark://{HOST}:{MASTER_PORT}",
+        ],
+        "thrift": _thrift_command(),
+    }
+
+
+def _cmdline(pid: int) -> str | None:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return None
+
+
+def _read_pids() -> dict[str, dict]:
+    return json.loads(PIDS.read_text()) if PIDS.exists() else {}
+
+
+def _alive(entry: dict) -> bool:
+    """The recorded process still runs and is still ours (same marker in its command line)."""
+    line = _cmdline(entry["pid"])
+    return line is not None and entry["marker"] in line
+
+
+def _port_open(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(1)
+        return sock.connect_ex((HOST, port)) == 0
+
+
+def _workers_alive() -> int:
+    try:
+        with urllib.request.urlopen(f"http://{HOST}:{MASTER_UI_PORT}/json/", timeout=2) as response:
+            state = json.load(response)
+        return sum(1 for w in state.get("workers", []) if w.get("state") == "ALIVE")
+    except OSError:
+        return 0
+
+
+def _thrift_answers() -> bool:
+    if not _port_open(THRIFT_PORT):
+        return False
+    try:
+        from pyhive import hive
+
+        connection = hive.connect(host=HOST, port=THRIFT_PORT, username="tideline")
+        cursor = connection.cursor()
+        cursor.execute("select 1")
+        ok = cursor.fetchall() == [(1,)]
+        connection.close()
+        return ok
+    except Exception:  # noqa: BLE001 - anything short of an answer means "not yet"
+        return False
+
+
+def _wait(what: str, ready, entry: dict) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        if ready():
+            return
+        if not _alive(entry):
+            raise SystemExit(f"tideline cluster: the {what} exited during start-up; see {HOME / 'logs'}")
+        time.sleep(1)
+    raise SystemExit(f"tideline cluster: the {what} did not answer within {STARTUP_SECONDS}s; see {HOME / 'logs'}")
+
+
+def up() -> None:
+    pids = _read_pids()
+    if any(_alive(e) for e in pids.values()):
+        running = ", ".join(name for name, e in pids.items() if _alive(e))
+        print(f"tideline cluster: already running ({running}); `make cluster-down` first to restart")
+        return
+    for port in (MASTER_PORT, MASTER_UI_PORT, WORKER_UI_PORT, THRIFT_PORT):
+        if _port_open(port):
+            raise SystemExit(f"tideline cluster: port {port} on {HOST} is taken by another process; "
+                             "set TIDELINE_MASTER_PORT / TIDELINE_MASTER_UI_PORT / TIDELINE_WORKER_UI_PORT / TIDELINE_THRIFT_PORT")
+    for sub in ("logs", "work"):
+        (HOME / sub).mkdir(parents=True, exist_ok=True)
+    readiness = {
+        "master": lambda: _port_open(MASTER_PORT),
+        "worker": lambda: _workers_alive() >= 1,
+        "thrift": _thrift_answers,
+    }
+    started: dict[str, dict] = {}
+    for name, command in _commands().items():
+        log = open(HOME / "logs" / f"{name}.out", "ab")
+        process = subprocess.Popen(
+            command, env=_env(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            start_new_session=True, cwd=HOME,
+        )
+        # The marker is a string only our own command line contains; `down` checks it.
+        marker = str(HOME) if name != "master" else f"--webui-port {MASTER_UI_PORT}"
+        started[name] = {"pid": process.pid, "marker": marker}
+        PIDS.write_text(json.dumps(started, indent=2))
+        t0 = time.monotonic()
+        _wait(name, readiness[name], started[name])
+        print(f"tideline cluster: {name} up (pid {process.pid}, {time.monotonic() - t0:.0f}s)")
+    print(f"tideline cluster: Thrift server at {HOST}:{THRIFT_PORT}; dbt target `cluster`")
+
+
+def down() -> None:
+    pids = _read_pids()
+    for name in ("thrift", "worker", "master"):
+        entry = pids.get(name)
+        if not entry or not _alive(entry):
+            continue
+        # The worker's executors are its children in their own process group; stop the group.
+        try:
+            os.killpg(entry["pid"], signal.SIGTERM)
+        except (ProcessLookupError, PermissionError):
+            os.kill(entry["pid"], signal.SIGTERM)
+        deadline = time.monotonic() + 30
+        while _alive(entry) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        if _alive(entry):
+            os.killpg(entry["pid"], signal.SIGKILL)
+        print(f"tideline cluster: {name} stopped (pid {entry['pid']})")
+    PIDS.unlink(missing_ok=True)
+
+
+def status() -> int:
+    pids = _read_pids()
+    for name in ("master", "worker", "thrift"):
+        entry = pids.get(name)
+        state = f"running (pid {entry['pid']})" if entry and _alive(entry) else "not running"
+        print(f"{name:7} {state}")
+    return 0 if pids and all(_alive(e) for e in pids.values()) else 1
+
+
+def test(pytest_args: list[str]) -> int:
+    """The end-to-end tests (marker `both_targets`) against the Thrift server."""
+    if not _thrift_answers():
+        print(f"tideline cluster: no Thrift server answers on {HOST}:{THRIFT_PORT}; run `make cluster-up`", file=sys.stderr)
+        return 2
+    env = dict(os.environ, TIDELINE_TARGET="cluster", TIDELINE_THRIFT_PORT=str(THRIFT_PORT),
+               DBT_PROFILES_DIR=str(PROFILES_DIR))
+    command = [sys.executable, "-m", "pytest", "python_tests", "-m", "both_targets", *pytest_args]
+    return subprocess.call(command, env=env, cwd=PROJECT_DIR)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tideline_tools.cluster", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("action", choices=["up", "down", "status", "test"])
+    args, rest = parser.parse_known_args(argv)
+    if args.action == "up":
+        up()
+    elif args.action == "down":
+        down()
+    elif args.action == "status":
+        return status()
+    else:
+        return test(rest)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,66 @@
+"""Run dbt in this process through dbtRunner, so one SparkSession serves every invocation."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from .profile import PROFILES_DIR, PROJECT_DIR
+
+
+class DbtFailed(RuntimeError):
+    def __init__(self, args: list[str], messages: list[str], result: Any):
+        self.args_ = args
+        self.messages = messages
+        self.result = result
+        super().__init__("dbt " + " ".join(args) + " failed:\n" + "\n".join(messages))
+
+
+@dataclass
+class DbtResult:
+    args: list[str]
+    success: bool
+    result: Any  # dbt's RunExecutionResult (or other) object
+    messages: list[str]
+
+    def node_status(self) -> dict[str, str]:
+        """{node name: status} of the nodes this invocation ran."""
+        results = getattr(self.result, "results", None) or []
+        return {r.node.name: str(r.status) for r in results if getattr(r, "node", None) is not None}
+
+
+def run_dbt(
+    args: list[str],
+    vars: dict[str, Any] | None = None,
+    target: str | None = None,
+    expect_success: bool = True,
+    project_dir: str | os.PathLike | None = None,
+) -> DbtResult:
+    """`dbt <args> --vars <vars>` in-process; raise DbtFailed when expect_success and it fails."""
+    from dbt.cli.main import dbtRunner
+
+    full = list(args)
+    full += ["--project-dir", str(project_dir or PROJECT_DIR), "--profiles-dir", str(PROFILES_DIR)]
+    if target:
+        full += ["--target", target]
+    if vars:
+        full += ["--vars", json.dumps(vars, default=str)]
+    messages: list[str] = []
+
+    def collect(event) -> None:
+        if event.info.level in ("error", "warn"):
+            messages.append(event.info.msg)
+
+    outcome = dbtRunner(callbacks=[collect]).invoke(full)
+    failures = []
+    for r in getattr(outcome.result, "results", None) or []:
+        if str(r.status) in ("error", "fail", "runtime error") and getattr(r, "message", None):
+            failures.append(f"{r.node.name}: {r.message}")
+    if outcome.exception is not None:
+        failures.append(str(outcome.exception))
+    result = DbtResult(full, bool(outcome.success), outcome.result, messages + failures)
+    if expect_success and not result.success:
+        raise DbtFailed(full, result.messages, outcome.result)
+    return result
