@@ -28,6 +28,8 @@ $(STAMP): requirements.txt constraints.txt
 	grep -q TIDELINE_DATA_DIR $(BIN)/activate || printf '%s\n' \
 	  'export DBT_PROFILES_DIR="$(CURDIR)/profiles"' \
 	  'export TIDELINE_DATA_DIR="$(CURDIR)/.tideline/local"' \
+	  'export SPARK_CONF_DIR="$(CURDIR)/profiles/spark-conf"' \
+	  'export SPARK_LOCAL_IP=127.0.0.1' \
 	  'export TZ=UTC' >> $(BIN)/activate
 	touch $(STAMP)
 

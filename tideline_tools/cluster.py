@@ -49,6 +49,7 @@ def _env() -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         SPARK_HOME=str(spark_home()),
+        SPARK_CONF_DIR=str(PROFILES_DIR / "spark-conf"),
         SPARK_LOG_DIR=str(HOME / "logs"),
         SPARK_WORKER_DIR=str(HOME / "work"),
         SPARK_LOCAL_IP=HOST,

@@ -15,6 +15,12 @@ from pathlib import Path
 
 from .profile import PROFILES_DIR, PROJECT_DIR
 
+# Spark settings that must exist before the JVM starts: quiet logging, loopback only.
+SPARK_PROCESS_ENV = {
+    "SPARK_CONF_DIR": str(PROFILES_DIR / "spark-conf"),
+    "SPARK_LOCAL_IP": "127.0.0.1",
+}
+
 DEFAULT_DATA_DIR = PROJECT_DIR / ".tideline" / "local"
 
 
@@ -54,6 +60,8 @@ def use_data_dir(data_dir: Path | str | None = None) -> Path:
     path.mkdir(parents=True, exist_ok=True)
     os.environ["TIDELINE_DATA_DIR"] = str(path)
     os.environ.setdefault("DBT_PROFILES_DIR", str(PROFILES_DIR))
+    for key, value in SPARK_PROCESS_ENV.items():
+        os.environ.setdefault(key, value)
     os.environ["TZ"] = "UTC"
     time.tzset()  # PySpark turns timestamps into naive datetimes in the process's local zone
     return path

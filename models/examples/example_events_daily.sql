@@ -14,11 +14,11 @@ select
     events.event_date,
     events.app_id,
     events.event_name,
-    catalog.event_group,
+    event_catalog.event_group,
     count(*) as event_rows,
     count(distinct events.event_id) as distinct_events,
     coalesce(sum(events.tr_total), 0) as revenue
 from events
-left join {{ ref('tideline_event_catalog') }} as catalog
-    on events.event_name = catalog.event_name
-group by events.event_date, events.app_id, events.event_name, catalog.event_group
+left join {{ ref('tideline_event_catalog') }} as event_catalog
+    on events.event_name = event_catalog.event_name
+group by events.event_date, events.app_id, events.event_name, event_catalog.event_group

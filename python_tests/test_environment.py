@@ -1,0 +1,88 @@
+"""The ground the project stands on: profile settings, the metastore lock, the Java check."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tideline_tools.profile import PROJECT_DIR, target_config
+
+pytestmark = pytest.mark.local_only
+
+
+def test_local_target_settings(project):
+    spark = project.runner.spark
+    assert spark.conf.get("spark.sql.session.timeZone") == "UTC"
+    assert spark.conf.get("spark.sql.sources.partitionOverwriteMode") == "dynamic"
+    assert spark.sparkContext._jvm.java.util.TimeZone.getDefault().getID() == "UTC"
+    data_dir = Path(os.environ["TIDELINE_DATA_DIR"])
+    assert data_dir.is_absolute()
+    project.runner.execute(f"create schema if not exists {project.schema}")
+    project.runner.execute(f"create table {project.schema}.where_am_i (x int) using parquet")
+    location = [r for r in project.rows(f"describe table extended {project.schema}.where_am_i")
+                if r[0] == "Location"][0][1]
+    assert location.startswith(f"file:{data_dir}/warehouse/")
+    assert (data_dir / "metastore_db").is_dir()
+
+
+def test_profile_targets():
+    local = target_config("local")
+    assert local["method"] == "session" and local["threads"] == 1
+    cluster = target_config("cluster")
+    assert cluster["method"] == "thrift"
+    assert str(cluster["port"]) == os.environ.get("TIDELINE_THRIFT_PORT", "10016")
+    assert cluster["connect_retries"] > 0 and cluster["poll_interval"] == 1
+
+
+def test_a_second_process_on_a_locked_metastore_gets_one_line(project):
+    """This test process holds the Derby metastore; another tool pointed at it must say so plainly."""
+    env = dict(os.environ)
+    result = subprocess.run(
+        [sys.executable, "-m", "tideline_tools.generate", "--until", "2025-01-02", "--target", "local"],
+        env=env, cwd=PROJECT_DIR, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "is in use by another process" in lines[0]
+    assert os.environ["TIDELINE_DATA_DIR"] in lines[0]
+
+
+def test_a_stale_lock_file_is_not_a_lock(tmp_path):
+    from tideline_tools.localenv import metastore_holder
+
+    (tmp_path / "metastore_db").mkdir()
+    (tmp_path / "metastore_db" / "dbex.lck").write_bytes(b"left by a crashed process")
+    assert metastore_holder(tmp_path) is False
+    assert metastore_holder(Path(os.environ["TIDELINE_DATA_DIR"])) is True
+
+
+@pytest.mark.parametrize("version_line, ok", [
+    ('openjdk version "11.0.22" 2024-01-16', False),
+    ('java version "1.8.0_402"', False),
+    ('openjdk version "17.0.15" 2025-04-15', True),
+    ('openjdk version "21" 2023-09-19', True),
+])
+def test_java_check(tmp_path, version_line, ok):
+    fake = tmp_path / "bin" / "java"
+    fake.parent.mkdir()
+    fake.write_text(f"#!/bin/sh\necho '{version_line}' >&2\n")
+    fake.chmod(0o755)
+    env = {"PATH": f"{fake.parent}:/usr/bin:/bin", "JAVA_HOME": ""}
+    result = subprocess.run(["bash", str(PROJECT_DIR / "tideline_tools" / "check_java.sh")],
+                            env=env, capture_output=True, text=True)
+    assert (result.returncode == 0) is ok
+    if not ok:
+        assert "too old" in result.stderr and "openjdk-17" in result.stderr
+
+
+def test_java_missing(tmp_path):
+    env = {"PATH": str(tmp_path), "JAVA_HOME": ""}
+    result = subprocess.run(["/bin/bash", str(PROJECT_DIR / "tideline_tools" / "check_java.sh")],
+                            env=env, capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "Java was not found" in result.stderr and "Install Java 17" in result.stderr
