@@ -58,8 +58,20 @@ class Project:
     def relation(self, name: str) -> str:
         return name if "." in name else f"{self.schema}.{name}"
 
-    def table(self, name: str, columns: Sequence[str] | None = None) -> list[dict]:
+    def fresh(self, name: str) -> str:
+        """The relation, with this session's cached file listing of it dropped first.
+
+        On a Thrift server every connection is its own Spark session with its own cache of
+        table metadata; a table that dbt rebuilt in its session is stale in ours until
+        REFRESH TABLE (reading it fails with "File ... does not exist"). Any client of a
+        shared Thrift server must do the same after a rebuild.
+        """
         relation = self.relation(name)
+        self.runner.execute(f"refresh table {relation}")
+        return relation
+
+    def table(self, name: str, columns: Sequence[str] | None = None) -> list[dict]:
+        relation = self.fresh(name)
         cols = list(columns) if columns else self.runner.columns(f"select * from {relation}")
         rows = self.runner.rows(f"select {', '.join(cols)} from {relation}")
         return [dict(zip(cols, row)) for row in rows]

@@ -74,7 +74,7 @@ class ThriftSpark:
         try:
             parsers = [_THRIFT_PARSERS.get(d[1]) for d in cursor.description or []]
             return [
-                tuple(v if v is None or p is None else p(v) for v, p in zip(row, parsers))
+                tuple(p(v) if isinstance(v, str) and p is not None else v for v, p in zip(row, parsers))
                 for row in cursor.fetchall()
             ]
         finally:
