@@ -19,12 +19,14 @@ java:
 setup: java $(STAMP)
 
 # The venv also learns where the project is: a .pth file makes tideline_tools importable, and
-# the activate script exports the profile folder and the local data folder for plain `dbt`.
+# the activate script exports the profile folder and the local data folder for plain `dbt`,
+# and bin/dbt checks the local metastore's lock before dbt starts Spark (tideline_tools/dbt_cli.py).
 $(STAMP): requirements.txt constraints.txt
 	@test -n "$(PYTHON)" || { echo "tideline: Python 3.11 was not found" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
 	echo "$(CURDIR)" > "$(VENV)$(SITE)/tideline.pth"
+	printf '#!/bin/sh\n# dbt with a one-line message when the local metastore is held by another process\nexec "%s" -m tideline_tools.dbt_cli "$$@"\n' "$(BIN)/python" > $(BIN)/dbt
 	grep -q TIDELINE_DATA_DIR $(BIN)/activate || printf '%s\n' \
 	  'export DBT_PROFILES_DIR="$(CURDIR)/profiles"' \
 	  'export TIDELINE_DATA_DIR="$(CURDIR)/.tideline/local"' \

@@ -52,6 +52,17 @@ def test_a_second_process_on_a_locked_metastore_gets_one_line(project):
     assert os.environ["TIDELINE_DATA_DIR"] in lines[0]
 
 
+def test_plain_dbt_on_a_locked_metastore_gets_one_line(project):
+    """`dbt` from the venv `make setup` made checks the lock before Spark starts."""
+    dbt = Path(sys.executable).parent / "dbt"
+    assert "tideline_tools.dbt_cli" in dbt.read_text(), "run `make setup`: bin/dbt is not tideline's wrapper"
+    result = subprocess.run([str(dbt), "run", "--target", "local"], env=dict(os.environ), cwd=PROJECT_DIR,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0 and "is in use by another process" in result.stderr
+    assert result.stdout == ""
+
+
 def test_a_stale_lock_file_is_not_a_lock(tmp_path):
     from tideline_tools.localenv import metastore_holder
 

@@ -166,12 +166,10 @@ class EventWorld:
             # a uniform double in [0, 1)
             return f"({h(salt, *keys)} / 2147483647D)"
 
-        def uuid(expr: str) -> str:
-            m = f"md5({expr})"
-            return (
-                f"concat_ws('-', substr({m}, 1, 8), substr({m}, 9, 4), substr({m}, 13, 4), "
-                f"substr({m}, 17, 4), substr({m}, 21, 12))"
-            )
+        def uuid(hex_column: str) -> str:
+            """Format a 32-digit hex column (an md5 computed once, in the middle select) as a UUID."""
+            c = hex_column
+            return f"concat_ws('-', substr({c}, 1, 8), substr({c}, 9, 4), substr({c}, 13, 4), substr({c}, 17, 4), substr({c}, 21, 12))"
 
         total_weight = sum(w for _, w in self.event_mix)
         name_case, acc_w = [], 0
@@ -225,100 +223,118 @@ from (
     from (select id, pmod(id * {a} + {b}, {n}) as r from range(0, {n}, 1, {parts}))
   )
 )"""
-        columns = self._columns_sql(uuid, h, u, first_day_us, pages, oses, browsers, countries, mediums)
+        shared, columns = self._columns_sql(uuid, h, u, first_day_us, pages, oses, browsers, countries, mediums)
         # A duplicate is sent twice in one load; a re-load is sent again days later (_copy 2).
+        # The middle select computes each hash, md5 and lookup once; Spark keeps it apart from
+        # the outer one because its expressions are used several times there.
         return f"""
 select
 {columns}
-from ({events}) as events
-lateral view explode(
-  case _kind when 'duplicate' then array(0, 1) when 'reload' then array(0, 2) else array(0) end
-) copies as _copy
+from (
+  select *,
+{shared}
+  from ({events}) as events
+  lateral view explode(
+    case _kind when 'duplicate' then array(0, 1) when 'reload' then array(0, 2) else array(0) end
+  ) copies as _copy
+) as shaped
 """
 
-    def _columns_sql(self, uuid, h, u, first_day_us, pages, oses, browsers, countries, mediums) -> str:
+    def _columns_sql(self, uuid, h, u, first_day_us, pages, oses, browsers, countries, mediums) -> tuple[str, str]:
+        """(the middle select's shared columns, the outer select's Snowplow columns)."""
         seed = int(self.seed)
-        # A re-loaded copy (_copy = 2) arrives days later, with a derived_tstamp hours later.
-        event_us = f"(_event_us + case when _copy = 2 then (1 + {h('reload_shift')} % 6) * {HOUR_US} else 0 end)"
-        arrival_us = (
-            f"(_arrival_us + case when _copy = 2 then {self.reload_after_days} * {DAY_US} "
-            f"+ cast(floor({u('reload_arrival')} * {HOUR_US}) as bigint) else 0 end)"
-        )
         session_idx = f"(1 + div(_event_us - {first_day_us}, {4 * HOUR_US}))"
         user_key = f"concat('{seed}', '-u-', user_n)"
         session_key = f"concat({user_key}, '-s-', {session_idx})"
-        page = f"element_at({_array(pages)}, cast({h('page')} % {len(pages)} + 1 as int))"
         multi_device = f"(case when user_n % 3 = 0 then {session_idx} % 2 else 0 end)"
-        os_family = (
-            f"case when _kind = 'bot' then 'Other' else element_at({_array(oses)}, "
-            f"cast(pmod(xxhash64({seed}, user_n, 'os') + {multi_device}, {len(oses)}) + 1 as int)) end"
-        )
-        browser = (
-            f"case when _kind = 'bot' then 'Robot/Spider' else element_at({_array(browsers)}, "
-            f"cast(pmod(xxhash64({seed}, user_n, 'br'), {len(browsers)}) + 1 as int)) end"
-        )
-        mobile = f"({os_family} in ('iOS', 'Android'))"
+        shared = {
+            # A re-loaded copy (_copy = 2) arrives days later, with a derived_tstamp hours later.
+            "_ev_us": f"_event_us + case when _copy = 2 then (1 + {h('reload_shift')} % 6) * {HOUR_US} else 0 end",
+            "_arr_us": (
+                f"_arrival_us + case when _copy = 2 then {self.reload_after_days} * {DAY_US} "
+                f"+ cast(floor({u('reload_arrival')} * {HOUR_US}) as bigint) else 0 end"
+            ),
+            "_session_idx": session_idx,
+            "_page": f"element_at({_array(pages)}, cast({h('page')} % {len(pages)} + 1 as int))",
+            "_os": (
+                f"case when _kind = 'bot' then 'Other' else element_at({_array(oses)}, "
+                f"cast(pmod(xxhash64({seed}, user_n, 'os') + {multi_device}, {len(oses)}) + 1 as int)) end"
+            ),
+            "_browser": (
+                f"case when _kind = 'bot' then 'Robot/Spider' else element_at({_array(browsers)}, "
+                f"cast(pmod(xxhash64({seed}, user_n, 'br'), {len(browsers)}) + 1 as int)) end"
+            ),
+            "_medium": f"{h('medium')} % {len(mediums)}",
+            "_mkt": f"{h('mkt')} % 5 = 0",
+            "_device_us": f"cast(floor({u('device')} * 5000000) as bigint)",
+            "_event_md5": f"md5(concat('{seed}-e-', id))",
+            "_user_md5": f"md5({user_key})",
+            "_network_md5": f"md5(concat({user_key}, '-n'))",
+            "_session_md5": f"md5({session_key})",
+            "_page_view_md5": f"md5(concat({session_key}, element_at({_array(pages)}, cast({h('page')} % {len(pages)} + 1 as int))))",
+            "_order_md5": f"case when name = 'transaction' then md5(concat('{seed}-o-', id)) end",
+        }
         is_tx = "name = 'transaction'"
-        order_id = uuid(f"concat('{seed}-o-', id)")
-        page_view_id = uuid(f"concat({session_key}, {page})")
+        mobile = "(_os in ('iOS', 'Android'))"
         cols = {
             "app_id": "app_id",
             "platform": "case when app_id = 'mobile' then 'mob' when app_id = 'backend' then 'srv' else 'web' end",
-            "collector_tstamp": f"timestamp_micros({event_us} + cast(floor({u('collector')} * 3000000) as bigint))",
-            "dvce_created_tstamp": f"timestamp_micros({event_us} - cast(floor({u('device')} * 5000000) as bigint))",
+            "collector_tstamp": f"timestamp_micros(_ev_us + cast(floor({u('collector')} * 3000000) as bigint))",
+            "dvce_created_tstamp": "timestamp_micros(_ev_us - _device_us)",
             "event": "case name when 'link_click' then 'unstruct' else name end",
-            "event_id": uuid(f"concat('{seed}-e-', id)"),
+            "event_id": uuid("_event_md5"),
             "name_tracker": "'tl'",
             "v_tracker": "case when app_id = 'mobile' then 'ios-5.0.0' else 'js-3.24.0' end",
-            "user_id": f"case when user_n % 4 = 0 and _kind <> 'bot' then concat('user_', user_n) end",
+            "user_id": "case when user_n % 4 = 0 and _kind <> 'bot' then concat('user_', user_n) end",
             "user_ipaddress": "concat('10.', user_n % 250, '.', div(user_n, 250) % 250, '.7')",
-            "domain_userid": uuid(user_key),
-            "domain_sessionidx": f"cast({session_idx} as int)",
-            "network_userid": uuid(f"concat({user_key}, '-n')"),
+            "domain_userid": uuid("_user_md5"),
+            "domain_sessionidx": "cast(_session_idx as int)",
+            "network_userid": uuid("_network_md5"),
             "geo_country": f"element_at({_array(countries)}, cast(pmod(xxhash64({seed}, user_n, 'geo'), {len(countries)}) + 1 as int))",
-            "page_url": f"concat('https://shop.example.com', {page})",
-            "page_title": f"concat('Tea shop | ', {page})",
+            "page_url": "concat('https://shop.example.com', _page)",
+            "page_title": "concat('Tea shop | ', _page)",
             "page_referrer": f"case when {h('refr')} % 3 = 0 then 'https://www.search.example/' end",
             "page_urlscheme": "'https'",
             "page_urlhost": "'shop.example.com'",
-            "page_urlpath": page,
-            "refr_medium": f"element_at({_array(mediums)}, cast({h('medium')} % {len(mediums)} + 1 as int))",
-            "refr_source": f"case when {h('medium')} % {len(mediums)} = 0 then 'Search Example' end",
-            "mkt_medium": f"case when {h('mkt')} % 5 = 0 then 'cpc' end",
-            "mkt_source": f"case when {h('mkt')} % 5 = 0 then 'newsletter' end",
-            "tr_orderid": f"case when {is_tx} then {order_id} end",
+            "page_urlpath": "_page",
+            "refr_medium": f"element_at({_array(mediums)}, cast(_medium + 1 as int))",
+            "refr_source": "case when _medium = 0 then 'Search Example' end",
+            "mkt_medium": "case when _mkt then 'cpc' end",
+            "mkt_source": "case when _mkt then 'newsletter' end",
+            "tr_orderid": f"case when {is_tx} then {uuid('_order_md5')} end",
             "tr_total": f"case when {is_tx} then round(5 + {u('revenue')} * 195, 2) end",
             "tr_currency": f"case when {is_tx} then 'EUR' end",
             "pp_yoffset_max": f"case when name = 'page_ping' then cast({h('scroll')} % 5000 as int) end",
             "useragent": (
                 "case when _kind = 'bot' then 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' "
-                f"else concat('Mozilla/5.0 (', {os_family}, ') ', {browser}) end"
+                "else concat('Mozilla/5.0 (', _os, ') ', _browser) end"
             ),
-            "br_family": browser,
+            "br_family": "_browser",
             "br_type": "case when _kind = 'bot' then 'Robot' else 'Browser' end",
-            "os_family": os_family,
+            "os_family": "_os",
             "dvce_type": f"case when _kind = 'bot' then 'Robot' when {mobile} then 'Mobile' else 'Computer' end",
             "dvce_ismobile": mobile,
-            "dvce_sent_tstamp": f"timestamp_micros({event_us} - cast(floor({u('device')} * 5000000) as bigint) + 1000000)",
-            "domain_sessionid": uuid(session_key),
-            "derived_tstamp": f"timestamp_micros({event_us})",
+            "dvce_sent_tstamp": "timestamp_micros(_ev_us - _device_us + 1000000)",
+            "domain_sessionid": uuid("_session_md5"),
+            "derived_tstamp": "timestamp_micros(_ev_us)",
             "event_vendor": "case when name = 'link_click' then 'com.snowplowanalytics.snowplow' end",
             "event_name": "name",
             "event_format": "'jsonschema'",
             "event_version": "'1-0-0'",
-            "event_fingerprint": f"md5(concat(id, '-', {event_us}))",
-            "contexts_com_snowplowanalytics_snowplow_web_page_1": (
-                f"array(named_struct('id', {page_view_id}))"
-            ),
+            "event_fingerprint": "md5(concat(id, '-', _ev_us))",
+            "contexts_com_snowplowanalytics_snowplow_web_page_1": f"array(named_struct('id', {uuid('_page_view_md5')}))",
             "unstruct_event_com_snowplowanalytics_snowplow_link_click_1": (
                 "case when name = 'link_click' then named_struct('target_url', "
                 f"concat('https://partner.example/', {h('target')} % 20), 'element_id', 'cta') end"
             ),
-            "_arrival_us": arrival_us,
+            "_arrival_us": "_arr_us",
             "_kind": "_kind",
             "_copy": "_copy",
         }
-        return ",\n".join(f"  {expr} as {name}" for name, expr in cols.items())
+        return (
+            ",\n".join(f"    {expr} as {name}" for name, expr in shared.items()),
+            ",\n".join(f"  {expr} as {name}" for name, expr in cols.items()),
+        )
 
 
 # The source table: Snowplow's atomic columns that tideline uses, plus the loader's fields.
