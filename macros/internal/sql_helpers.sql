@@ -1,0 +1,51 @@
+{#- Small helpers shared by every capability. -#}
+
+{#- Run a statement that returns no rows. Over Thrift, run_query() of such a statement fails
+    inside PyHive, so DDL and DML go through adapter.execute(fetch=False). -#}
+{% macro exec(sql) %}
+    {%- do adapter.execute(sql, auto_begin=False, fetch=False) -%}
+{% endmacro %}
+
+{#- The rows of a query as a list of lists (empty list when none). Times come back as text
+    ('YYYY-MM-DD HH:MM:SS.ffffff', dates 'YYYY-MM-DD') whatever the adapter or agate made of
+    them, so they can go straight back into SQL through ts() and date_list(). -#}
+{% macro query_rows(sql) %}
+    {%- set result = run_query(sql) -%}
+    {%- set rows = [] -%}
+    {%- for row in result.rows -%}
+        {%- set values = [] -%}
+        {%- for v in row.values() -%}
+            {%- if v is not none and v is not string and v.hour is defined -%}
+                {%- do values.append(v.strftime('%Y-%m-%d %H:%M:%S.%f')) -%}
+            {%- elif v is not none and v is not string and v.isoformat is defined -%}
+                {%- do values.append(v.strftime('%Y-%m-%d')) -%}
+            {%- else -%}
+                {%- do values.append(v) -%}
+            {%- endif -%}
+        {%- endfor -%}
+        {%- do rows.append(values) -%}
+    {%- endfor -%}
+    {{- return(rows) -}}
+{% endmacro %}
+
+{#- A SQL timestamp literal from 'YYYY-MM-DD HH:MM:SS[.ffffff]' text or a datetime. -#}
+{% macro ts(value) %}
+    {%- if value is none -%}{{ return('cast(null as timestamp)') }}{%- endif -%}
+    {%- set text = value.strftime('%Y-%m-%d %H:%M:%S.%f') if value is not string else value -%}
+    {{- return("timestamp'" ~ text ~ "'") -}}
+{% endmacro %}
+
+{#- A SQL list of date literals, e.g. (date'2025-01-01', date'2025-01-02'); `(null)` when empty,
+    so that `x in {{ date_list([]) }}` is valid SQL that matches nothing. -#}
+{% macro date_list(dates) %}
+    {%- if dates | length == 0 -%}{{ return('(cast(null as date))') }}{%- endif -%}
+    {%- set items = [] -%}
+    {%- for d in dates -%}{%- do items.append("date'" ~ (d | string)[:10] ~ "'") -%}{%- endfor -%}
+    {{- return('(' ~ items | join(', ') ~ ')') -}}
+{% endmacro %}
+
+{% macro string_list(values) %}
+    {%- set items = [] -%}
+    {%- for v in values -%}{%- do items.append("'" ~ (v | replace("\\", "\\\\") | replace("'", "\\'")) ~ "'") -%}{%- endfor -%}
+    {{- return('(' ~ items | join(', ') ~ ')') -}}
+{% endmacro %}

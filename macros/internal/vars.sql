@@ -1,0 +1,79 @@
+{#- Validated access to tideline's vars. Each accessor fails at compile time naming the var,
+    the value given and what is accepted; `validate_vars` (an on-run-start hook) checks them all
+    before any node runs, so a bad value writes nothing. -#}
+
+{% macro _var_error(name, value, accepted) %}
+    {{ exceptions.raise_compiler_error("tideline: var " ~ name ~ " = " ~ (value | tojson) ~ " is invalid; accepted: " ~ accepted) }}
+{% endmacro %}
+
+{% macro var_date(name) %}
+    {%- set value = var(name) -%}
+    {%- set text = value | string -%}
+    {%- set m = modules.re.match('^(\d{4})-(\d{2})-(\d{2})$', text) -%}
+    {%- if not m or not tideline._is_calendar_date(m.group(1) | int, m.group(2) | int, m.group(3) | int) -%}
+        {{ tideline._var_error(name, value, "a date written YYYY-MM-DD") }}
+    {%- endif -%}
+    {{- return(text) -}}
+{% endmacro %}
+
+{% macro _is_calendar_date(y, m, d) %}
+    {%- if m < 1 or m > 12 or d < 1 or y < 1 -%}{{ return(false) }}{%- endif -%}
+    {%- set leap = (y % 4 == 0 and y % 100 != 0) or y % 400 == 0 -%}
+    {%- set days = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] -%}
+    {{- return(d <= days) -}}
+{% endmacro %}
+
+{% macro var_int(name, minimum) %}
+    {%- set value = var(name) -%}
+    {%- if value is string or value is boolean or value is not number or (value | int) != value or value < minimum -%}
+        {{ tideline._var_error(name, value, "an integer >= " ~ minimum) }}
+    {%- endif -%}
+    {{- return(value | int) -}}
+{% endmacro %}
+
+{% macro var_string_list(name) %}
+    {%- set value = var(name) -%}
+    {%- if value is string or value is not iterable or value is mapping -%}
+        {{ tideline._var_error(name, value, "a list of strings, [] for all") }}
+    {%- endif -%}
+    {%- for item in value if item is not string or item == '' -%}
+        {{ tideline._var_error(name, value, "a list of non-empty strings, [] for all") }}
+    {%- endfor -%}
+    {{- return(value | list) -}}
+{% endmacro %}
+
+{% macro var_identifier(name) %}
+    {%- set value = var(name) -%}
+    {%- if value is not string or not modules.re.match('^[A-Za-z_][A-Za-z0-9_]*$', value) -%}
+        {{ tideline._var_error(name, value, "a column name (letters, digits, underscores)") }}
+    {%- endif -%}
+    {{- return(value) -}}
+{% endmacro %}
+
+{#- "Now" for every rule that needs it: tideline__now when set (tests, replays), else the
+    run's start. Returned as 'YYYY-MM-DD HH:MM:SS' in UTC. -#}
+{% macro now() %}
+    {%- set value = var('tideline__now', none) -%}
+    {%- if value is none or value == '' -%}
+        {{- return(run_started_at.astimezone(modules.pytz.utc).strftime('%Y-%m-%d %H:%M:%S')) -}}
+    {%- endif -%}
+    {%- set text = value | string -%}
+    {%- set m = modules.re.match('^(\d{4}-\d{2}-\d{2})([ T](\d{2}):(\d{2})(:(\d{2}))?)?$', text) -%}
+    {%- if not m -%}
+        {{ tideline._var_error('tideline__now', value, "a UTC time written YYYY-MM-DD[ HH:MM[:SS]]") }}
+    {%- endif -%}
+    {{- return(m.group(1) ~ ' ' ~ (m.group(3) or '00') ~ ':' ~ (m.group(4) or '00') ~ ':' ~ (m.group(6) or '00')) -}}
+{% endmacro %}
+
+{% macro validate_vars() %}
+    {%- do tideline.var_date('tideline__start_date') -%}
+    {%- do tideline.var_int('tideline__backfill_limit_days', 1) -%}
+    {%- do tideline.var_int('tideline__reprocess_days', 0) -%}
+    {%- do tideline.var_int('tideline__min_rows_to_process', 1) -%}
+    {%- do tideline.var_int('tideline__dedupe_lookback_days', 0) -%}
+    {%- do tideline.var_string_list('tideline__app_id') -%}
+    {%- do tideline.var_string_list('tideline__events_to_include') -%}
+    {%- do tideline.var_identifier('tideline__attribute_key') -%}
+    {%- do tideline.now() -%}
+    select 1
+{% endmacro %}

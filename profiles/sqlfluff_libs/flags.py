@@ -1,0 +1,2 @@
+"""dbt's `flags` while sqlfluff lints."""
+FULL_REFRESH = False
