@@ -1,0 +1,129 @@
+"""Run limits, events this run and filtered events over several runs, against a reference.
+
+The reference is computed in Python from the raw source rows and the documented rules
+(macros/incremental/run_limits.sql, models/tideline/tl_events_this_run.sql), not from the
+models' SQL: the first-loaded copy of an event_id wins, events before the start date and
+unwanted app ids are left out, and every event loaded up to the last run's upper limit is in.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from tideline_tools.generator import EventWorld
+
+START = dt.datetime(2025, 6, 1)
+WORLD = EventWorld(
+    seed=99, start=START, days=4, events_per_day=300, users=25, late_share=0.1, max_late_days=2,
+    duplicate_share=0.03, reload_share=0.05, reload_after_days=1, pre_start_share=0.03, bot_share=0.02,
+)
+VARS = {"tideline__start_date": "2025-06-01", "tideline__app_id": ["website", "mobile"],
+        "tideline__backfill_limit_days": 1, "tideline__dedupe_lookback_days": 3}
+MODELS = ["tl_run_limits", "tl_events_this_run", "tl_filtered_events"]
+
+
+def run(project, now: str, **extra):
+    return project.dbt("run", "--select", *MODELS, vars={**VARS, "tideline__now": now, **extra})
+
+
+def reference_filtered(project, upper: dt.datetime) -> list[dict]:
+    """First-loaded copy per event_id among rows loaded up to `upper`, then the filters."""
+    rows = project.rows(f"""select event_id, load_tstamp, dvce_created_tstamp, derived_tstamp, collector_tstamp,
+        event_fingerprint, app_id from {project.events_table} where load_tstamp <= timestamp'{upper}'""")
+    first: dict[str, tuple] = {}
+    for row in rows:
+        key = row[1:6]
+        if row[0] not in first or key < first[row[0]][1:6]:
+            first[row[0]] = row
+    return [
+        {"event_id": r[0], "load_tstamp": r[1], "derived_tstamp": r[3], "event_date": r[3].date()}
+        for r in first.values()
+        if r[3] >= START and r[6] in VARS["tideline__app_id"]
+    ]
+
+
+def manifest(project) -> list[tuple]:
+    return project.rows(f"""select lower_limit, upper_limit, watermark, rows_read from
+        {project.fresh('tl_incremental_manifest')} where model = 'tl_filtered_events' order by upper_limit""")
+
+
+@pytest.mark.both_targets
+def test_runs_with_gaps_late_and_duplicate_loads_match_the_reference(project):
+    # Day 1: hourly loads up to noon of the 2nd; first run with a 1-day backfill limit.
+    project.load(WORLD, until=dt.datetime(2025, 6, 2, 12), cadence_seconds=3600)
+    run(project, "2025-06-02 12:00:00")
+    first = manifest(project)
+    assert first[0][0] == dt.datetime(2025, 5, 31, 23, 59, 59, 999999)   # start minus 1 µs
+    assert first[0][1] == dt.datetime(2025, 6, 2, 1, 0)                  # first load + 1 day
+    project.assert_table_equals("tl_filtered_events", reference_filtered(project, first[0][1]))
+
+    # Catch up, then loads resume after a two-day gap (nothing loaded on the 3rd and 4th).
+    run(project, "2025-06-02 12:00:00")
+    project.load(WORLD, until=dt.datetime(2025, 6, 5), since=dt.datetime(2025, 6, 2, 12), cadence_seconds=3600,
+                 gaps=[(dt.datetime(2025, 6, 2, 12), dt.datetime(2025, 6, 4, 12))])
+    run(project, "2025-06-05 00:00:00")
+    project.load(WORLD, until=WORLD.last_arrival(), cadence_seconds=3600)
+    for _ in range(6):
+        run(project, "2025-06-12 00:00:00")
+    runs = manifest(project)
+    # Windows chain: each lower limit is the previous run's watermark (largest load processed).
+    for previous, current in zip(runs, runs[1:]):
+        assert current[0] == previous[2]
+    assert sum(r[3] for r in runs) == WORLD.rows_total()   # every loaded row read exactly once
+    project.assert_table_equals("tl_filtered_events", reference_filtered(project, runs[-1][1]))
+
+
+def test_an_empty_first_window_neither_fails_nor_stalls(project):
+    project.reset()
+    world = EventWorld(seed=5, start=dt.datetime(2025, 6, 1), days=1, events_per_day=50, late_share=0,
+                       duplicate_share=0, reload_share=0, pre_start_share=0, bot_share=0)
+    # Nothing loaded yet: the run succeeds and reads nothing.
+    project.load(world, until=dt.datetime(2025, 6, 1), since=dt.datetime(2025, 5, 31))
+    run(project, "2025-06-01 00:00:00", tideline__app_id=[])
+    assert [r[3] for r in manifest(project)] == [0]
+    # The first load comes 40 days after the start date: the next run skips ahead to it.
+    project.load(world, until=dt.datetime(2025, 7, 11), since=dt.datetime(2025, 6, 1))
+    run(project, "2025-07-12 00:00:00", tideline__app_id=[])
+    runs = manifest(project)
+    assert runs[-1][1] == dt.datetime(2025, 7, 12) and runs[-1][3] == world.rows_total()
+    assert project.rows(f"select count(*) from {project.fresh('tl_filtered_events')}") == [(world.rows_total(),)]
+
+
+def test_an_event_loaded_exactly_on_a_boundary_is_read_once(project):
+    project.reset()
+    world = EventWorld(seed=8, start=dt.datetime(2025, 6, 1), days=1, events_per_day=40, late_share=0,
+                       duplicate_share=0, reload_share=0, pre_start_share=0, bot_share=0)
+    # One load at 00:00:00 of the start date: the first window (start - 1 µs, ...] holds it.
+    project.load(world, until=dt.datetime(2025, 6, 1), since=dt.datetime(2025, 5, 1))
+    # One load exactly at the first run's "now", the upper limit.
+    project.load(world, until=dt.datetime(2025, 6, 1, 12))
+    run(project, "2025-06-01 12:00:00", tideline__app_id=[])
+    project.load(world, until=world.last_arrival())
+    run(project, "2025-06-10 00:00:00", tideline__app_id=[])
+    runs = manifest(project)
+    assert runs[0][1] == dt.datetime(2025, 6, 1, 12) and runs[0][2] == dt.datetime(2025, 6, 1, 12)
+    assert sum(r[3] for r in runs) == world.rows_total()
+    assert project.rows(f"""select count(*), count(distinct event_id)
+        from {project.fresh('tl_filtered_events')}""") == [(world.rows_total(), world.rows_total())]
+
+
+@pytest.mark.parametrize("name, value, accepted", [
+    ("tideline__backfill_limit_days", 0, "an integer >= 1"),
+    ("tideline__backfill_limit_days", "7", "an integer >= 1"),
+    ("tideline__start_date", "2025-02-30", "a date written YYYY-MM-DD"),
+    ("tideline__min_rows_to_process", 0, "an integer >= 1"),
+    ("tideline__reprocess_days", -1, "an integer >= 0"),
+    ("tideline__app_id", "website", "a list of strings"),
+    ("tideline__now", "yesterday", "a UTC time written"),
+    ("tideline__attribute_key", "user id", "a column name"),
+])
+def test_bad_vars_are_refused_before_anything_is_written(project, name, value, accepted):
+    project.reset()
+    result = project.dbt("run", "--select", *MODELS, vars={**VARS, name: value}, expect_success=False)
+    assert not result.success
+    text = "\n".join(result.messages)
+    assert f"var {name} = " in text and accepted in text, text
+    assert project.rows(f"show tables in {project.schema}") == [] if project.rows(
+        f"show schemas like '{project.schema}'") else True
