@@ -18,7 +18,10 @@
         run_now timestamp, model string) using parquet partitioned by (model)') -%}
     {%- do tideline.exec('create table if not exists ' ~ tideline.state_table('tl_daily_aggregation_manifest') ~ ' (
         event_date date, processed_rows bigint, skipped_rows bigint, last_processed_at timestamp,
-        batch timestamp, model string) using parquet partitioned by (model)') -%}
+        batch timestamp, seq bigint, model string) using parquet partitioned by (model)') -%}
+    {%- do tideline.exec('create table if not exists ' ~ tideline.state_table('tl_days_to_process') ~ ' (
+        event_date date, new_rows bigint, late_rows bigint, pending_rows bigint, processed boolean,
+        batch timestamp, run_now timestamp, model string) using parquet partitioned by (model)') -%}
     {%- do tideline.exec('create table if not exists ' ~ tideline.state_table('tl_filtered_events_log') ~ ' (
         event_date date, new_rows bigint, late_rows bigint, batch timestamp) using parquet') -%}
     {{- return('select 1') -}}
@@ -38,7 +41,7 @@
 
 {#- Forget a model's state (its --full-refresh). -#}
 {% macro reset_state(model_name) %}
-    {%- for table in ['tl_incremental_manifest', 'tl_daily_aggregation_manifest'] -%}
+    {%- for table in ['tl_incremental_manifest', 'tl_daily_aggregation_manifest', 'tl_days_to_process'] -%}
         {%- do tideline.exec('alter table ' ~ tideline.state_table(table) ~ " drop if exists partition (model = '" ~ model_name ~ "')") -%}
     {%- endfor -%}
 {% endmacro %}
@@ -56,4 +59,12 @@
     {{ log("tideline " ~ model_name ~ ": window (" ~ lower ~ ", " ~ upper ~ "], rows read " ~ rows_read
            ~ ", rows written " ~ rows_written ~ ", dates processed " ~ days ~ ", late rows skipped " ~ late_rows_skipped
            ~ ", duplicates dropped " ~ duplicates_dropped ~ ", rows rejected " ~ rows_rejected, info=true) }}
+{% endmacro %}
+
+{#- Test-only fault injection (contract 2's tests): with --vars '{tideline__fail_at: "<model>:<step>"}'
+    the run fails right after that step, as a killed process would. -#}
+{% macro checkpoint(model_name, step) %}
+    {%- if var('tideline__fail_at', none) == model_name ~ ':' ~ step -%}
+        {{ exceptions.raise_compiler_error("tideline: injected failure after " ~ model_name ~ ":" ~ step) }}
+    {%- endif -%}
 {% endmacro %}
