@@ -21,12 +21,13 @@ from tideline_tools.sql import SqlRunner
 
 
 class Project:
-    def __init__(self, runner: SqlRunner, name: str):
+    def __init__(self, runner: SqlRunner, name: str, source_of: "Project | None" = None):
+        """A schema of its own; its events table too, unless it reads `source_of`'s."""
         self.runner = runner
         self.target = runner.target
         safe = re.sub(r"[^a-z0-9_]", "_", name.lower())
         self.schema = f"t_{safe}_{os.getpid()}"
-        self.source_schema = f"{self.schema}_src"
+        self.source_schema = source_of.source_schema if source_of else f"{self.schema}_src"
         self.events_table = f"{self.source_schema}.events"
         self.base_vars: dict[str, Any] = {
             "tideline__events_schema": self.source_schema,
@@ -37,6 +38,27 @@ class Project:
     def reset(self) -> None:
         for schema in (self.schema, self.source_schema):
             self.runner.execute(f"drop schema if exists {schema} cascade")
+
+    def reset_models(self) -> None:
+        """Drop the dbt schema only (the events stay)."""
+        self.runner.execute(f"drop schema if exists {self.schema} cascade")
+
+    def pipeline_state(self) -> dict[str, list[dict]]:
+        """Every table of the time-based pipeline as a reader sees it (committed state only)."""
+        state = {
+            "tl_filtered_events": self.table("tl_filtered_events"),
+            "daily_user_activity": self.table("daily_user_activity"),
+            "user_attributes": self.table("user_attributes"),
+            "tl_incremental_manifest": self.table("tl_incremental_manifest"),
+        }
+        manifest = self.fresh("tl_daily_aggregation_manifest")
+        state["aggregation_state"] = [dict(zip(("model", "event_date", "processed_rows", "skipped_rows"), r)) for r in self.rows(f"""
+            select model, event_date, processed_rows, skipped_rows from (
+                select *, row_number() over (partition by model, event_date order by batch desc, seq desc) as newest
+                from {manifest}
+                where batch in (select upper_limit from {self.relation('tl_incremental_manifest')} as m
+                                where m.model = {manifest}.model)) where newest = 1""")]
+        return state
 
     # ---- loading -----------------------------------------------------------------------
     def load(self, world: generator.EventWorld, until, since=None, cadence_seconds=None, gaps=(), table=None) -> int:

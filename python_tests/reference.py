@@ -89,7 +89,8 @@ class Pipeline:
         ]
         for r in new:
             self.filtered[r["event_id"]] = r
-        self._aggregate(new, now, s)
+        if window or self.aggregate_built:   # no committed filtered events yet: nothing to build
+            self._aggregate(new, now, s)
 
     def _aggregate(self, new: list[dict], now: dt.datetime, s: Settings) -> None:
         by_date: dict[dt.date, list[dict]] = defaultdict(list)

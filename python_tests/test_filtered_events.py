@@ -79,10 +79,11 @@ def test_an_empty_first_window_neither_fails_nor_stalls(project):
     project.reset()
     world = EventWorld(seed=5, start=dt.datetime(2025, 6, 1), days=1, events_per_day=50, late_share=0,
                        duplicate_share=0, reload_share=0, pre_start_share=0, bot_share=0)
-    # Nothing loaded yet: the run succeeds and reads nothing.
+    # Nothing loaded yet: the run succeeds, reads nothing and commits nothing (no state to move).
     project.load(world, until=dt.datetime(2025, 6, 1), since=dt.datetime(2025, 5, 31))
-    run(project, "2025-06-01 00:00:00", tideline__app_id=[])
-    assert [r[3] for r in manifest(project)] == [0]
+    result = run(project, "2025-06-01 00:00:00", tideline__app_id=[])
+    assert result.node_status()["tl_filtered_events"] == "success"
+    assert manifest(project) == []
     # The first load comes 40 days after the start date: the next run skips ahead to it.
     project.load(world, until=dt.datetime(2025, 7, 11), since=dt.datetime(2025, 6, 1))
     run(project, "2025-07-12 00:00:00", tideline__app_id=[])

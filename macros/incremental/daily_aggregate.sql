@@ -59,7 +59,14 @@
     {%- do tideline.exec('drop view if exists ' ~ decisions) -%}
     {%- do tideline.exec('cache table ' ~ decisions ~ ' as ' ~ tideline.days_to_process_sql(model_name, own_upper, filtered_upper, first_build, backfill)) -%}
     {%- set process_dates = tideline.query_rows('select cast(event_date as string) from ' ~ decisions ~ ' where processed order by 1') | map('first') | list -%}
-    {%- set totals = tideline.query_rows('select count_if(processed), coalesce(sum(case when not processed then late_rows end), 0) from ' ~ decisions)[0] -%}
+    {%- set totals = tideline.query_rows('select count(*), coalesce(sum(case when not processed then late_rows end), 0) from ' ~ decisions)[0] -%}
+    {%- do tideline.checkpoint(model_name, 'decided') -%}
+    {%- if (totals[0] | int) == 0 and not first_build -%}
+        {#- nothing new and nothing pending: no write, no commit, so a rerun leaves no trace -#}
+        {%- do tideline.exec('uncache table if exists ' ~ decisions) -%}
+        {%- do tideline.log_run(model_name, own_upper, filtered_upper, 0, 0, 0) -%}
+        {{ return('select 0 as rows_written') }}
+    {%- endif -%}
 
     {#- 2. recompute the processed dates from their committed filtered events -#}
     {%- set filtered = ref('tl_filtered_events') -%}

@@ -26,6 +26,7 @@
 {#- post-hook of tl_filtered_events: log what this batch added per date, then commit. -#}
 {% macro commit_filtered_events() %}
     {%- if not execute -%}{{ return('select 1') }}{%- endif -%}
+    {%- do tideline.checkpoint('tl_filtered_events', 'written') -%}
     {%- set limits = tideline.current_run_limits() -%}
     {%- set dates = tideline.touched_dates(limits) -%}
     {%- set batch = tideline.ts(limits.upper) -%}
@@ -33,6 +34,7 @@
         ~ ' select event_date, count(*), count_if(load_date > event_date), ' ~ batch
         ~ ' from ' ~ this ~ ' where event_date in ' ~ tideline.date_list(dates) ~ ' and _tl_batch = ' ~ batch
         ~ ' group by event_date') -%}
+    {%- do tideline.checkpoint('tl_filtered_events', 'logged') -%}
     {%- set counts = tideline.query_rows("select count(*), coalesce(max(load_tstamp), " ~ tideline.ts(limits.lower) ~ ") from "
         ~ source('tideline', 'events') ~ " where " ~ tideline.in_run_window(limits)) -%}
     {%- set kept = tideline.query_rows("select count(*), count_if(not (" ~ tideline.usable_event_predicate() ~ ")), count_if("
@@ -41,8 +43,11 @@
     {%- set distinct_events = kept[0][0] | int -%}
     {%- set rejected = kept[0][1] | int -%}
     {%- set written = kept[0][2] | int -%}
-    {%- do tideline.commit_run('tl_filtered_events', limits.lower, limits.upper, counts[0][1], rows_read, written,
-        rows_read - distinct_events, rejected, dates | length, 0) -%}
+    {#- A window without loads changes nothing: no commit, so a rerun of it leaves no trace. -#}
+    {%- if rows_read > 0 -%}
+        {%- do tideline.commit_run('tl_filtered_events', limits.lower, limits.upper, counts[0][1], rows_read, written,
+            rows_read - distinct_events, rejected, dates | length, 0) -%}
+    {%- endif -%}
     {%- do tideline.log_run('tl_filtered_events', limits.lower, limits.upper, rows_read, written, dates | length,
         duplicates_dropped=rows_read - distinct_events, rows_rejected=rejected) -%}
     {{- return('select 1') -}}
