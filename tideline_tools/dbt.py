@@ -37,6 +37,7 @@ def run_dbt(
     target: str | None = None,
     expect_success: bool = True,
     project_dir: str | os.PathLike | None = None,
+    on_event=None,
 ) -> DbtResult:
     """`dbt <args> --vars <vars>` in-process; raise DbtFailed when expect_success and it fails."""
     from dbt.cli.main import dbtRunner
@@ -52,6 +53,8 @@ def run_dbt(
     def collect(event) -> None:
         if event.info.level in ("error", "warn"):
             messages.append(event.info.msg)
+        if on_event is not None:
+            on_event(event)
 
     outcome = dbtRunner(callbacks=[collect]).invoke(full)
     failures = []

@@ -75,5 +75,6 @@
     {%- do tideline.var_string_list('tideline__events_to_include') -%}
     {%- do tideline.var_identifier('tideline__attribute_key') -%}
     {%- do tideline.now() -%}
+    {%- do tideline._daily_backfill_dates() -%}
     select 1
 {% endmacro %}
