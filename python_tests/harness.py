@@ -68,10 +68,11 @@ class Project:
         )
 
     # ---- dbt ---------------------------------------------------------------------------
-    def dbt(self, *args: str, vars: dict[str, Any] | None = None, expect_success: bool = True) -> DbtResult:
+    def dbt(self, *args: str, vars: dict[str, Any] | None = None, expect_success: bool = True,
+            project_dir=None) -> DbtResult:
         os.environ["TIDELINE_SCHEMA"] = self.schema
         return run_dbt(list(args), vars={**self.base_vars, **(vars or {})}, target=self.target,
-                       expect_success=expect_success)
+                       expect_success=expect_success, project_dir=project_dir)
 
     # ---- reading -----------------------------------------------------------------------
     def rows(self, sql: str) -> list[tuple]:

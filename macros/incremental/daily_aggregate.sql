@@ -12,7 +12,7 @@
 {%- endmacro %}
 
 {% macro _daily_backfill_dates() %}
-    {%- set value = var('tideline__backfill_dates', none) -%}
+    {%- set value = tideline.tl_var('tideline__backfill_dates') -%}
     {%- if value is none -%}{{ return(none) }}{%- endif -%}
     {%- set ok = value is iterable and value is not string and value is not mapping and value | length == 2 -%}
     {%- set days = [] -%}

@@ -2,12 +2,35 @@
     the value given and what is accepted; `validate_vars` (an on-run-start hook) checks them all
     before any node runs, so a bad value writes nothing. -#}
 
+{#- The defaults, in one place. They live here and not in dbt_project.yml because a project
+    that installs tideline as a package does not see the package's vars in its own models
+    (its daily aggregates call these accessors too); set any of them with --vars or in your
+    dbt_project.yml. -#}
+{% macro default_vars() %}
+    {{- return({
+        'tideline__start_date': '2025-01-01',
+        'tideline__backfill_limit_days': 30,
+        'tideline__reprocess_days': 7,
+        'tideline__min_rows_to_process': 1,
+        'tideline__dedupe_lookback_days': 3,
+        'tideline__app_id': [],
+        'tideline__events_to_include': [],
+        'tideline__attribute_key': 'domain_userid',
+        'tideline__now': none,
+        'tideline__backfill_dates': none,
+    }) -}}
+{% endmacro %}
+
+{% macro tl_var(name) %}
+    {{- return(var(name, tideline.default_vars()[name])) -}}
+{% endmacro %}
+
 {% macro _var_error(name, value, accepted) %}
     {{ exceptions.raise_compiler_error("tideline: var " ~ name ~ " = " ~ (value | tojson) ~ " is invalid; accepted: " ~ accepted) }}
 {% endmacro %}
 
 {% macro var_date(name) %}
-    {%- set value = var(name) -%}
+    {%- set value = tideline.tl_var(name) -%}
     {%- set text = value | string -%}
     {%- set m = modules.re.match('^(\d{4})-(\d{2})-(\d{2})$', text) -%}
     {%- if not m or not tideline._is_calendar_date(m.group(1) | int, m.group(2) | int, m.group(3) | int) -%}
@@ -24,7 +47,7 @@
 {% endmacro %}
 
 {% macro var_int(name, minimum) %}
-    {%- set value = var(name) -%}
+    {%- set value = tideline.tl_var(name) -%}
     {%- if value is string or value is boolean or value is not number or (value | int) != value or value < minimum -%}
         {{ tideline._var_error(name, value, "an integer >= " ~ minimum) }}
     {%- endif -%}
@@ -32,7 +55,7 @@
 {% endmacro %}
 
 {% macro var_string_list(name) %}
-    {%- set value = var(name) -%}
+    {%- set value = tideline.tl_var(name) -%}
     {%- if value is string or value is not iterable or value is mapping -%}
         {{ tideline._var_error(name, value, "a list of strings, [] for all") }}
     {%- endif -%}
@@ -43,7 +66,7 @@
 {% endmacro %}
 
 {% macro var_identifier(name) %}
-    {%- set value = var(name) -%}
+    {%- set value = tideline.tl_var(name) -%}
     {%- if value is not string or not modules.re.match('^[A-Za-z_][A-Za-z0-9_]*$', value) -%}
         {{ tideline._var_error(name, value, "a column name (letters, digits, underscores)") }}
     {%- endif -%}
@@ -53,7 +76,7 @@
 {#- "Now" for every rule that needs it: tideline__now when set (tests, replays), else the
     run's start. Returned as 'YYYY-MM-DD HH:MM:SS' in UTC. -#}
 {% macro now() %}
-    {%- set value = var('tideline__now', none) -%}
+    {%- set value = tideline.tl_var('tideline__now') -%}
     {%- if value is none or value == '' -%}
         {{- return(run_started_at.astimezone(modules.pytz.utc).strftime('%Y-%m-%d %H:%M:%S')) -}}
     {%- endif -%}
