@@ -106,7 +106,15 @@ def _decimal(text):
     return decimal.Decimal(str(text))
 
 
-_THRIFT_PARSERS = {"TIMESTAMP_TYPE": _timestamp, "DATE_TYPE": _date, "DECIMAL_TYPE": _decimal}
+def _json(text):
+    import json
+
+    return json.loads(text)
+
+
+# The Thrift server sends these types as text; arrays, maps and structs as JSON.
+_THRIFT_PARSERS = {"TIMESTAMP_TYPE": _timestamp, "DATE_TYPE": _date, "DECIMAL_TYPE": _decimal,
+                   "ARRAY_TYPE": _json, "MAP_TYPE": _json, "STRUCT_TYPE": _json}
 
 
 def connect(target: str | None = None) -> SqlRunner:
