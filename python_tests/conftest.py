@@ -22,7 +22,7 @@ def pytest_collection_modifyitems(config, items):
     if TARGET == "cluster":
         skip = pytest.mark.skip(reason="runs on the local target only")
         for item in items:
-            if "both_targets" not in item.keywords and "cluster_slow" not in item.keywords:
+            if "both_targets" not in item.keywords:
                 item.add_marker(skip)
 
 

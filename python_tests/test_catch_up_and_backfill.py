@@ -113,3 +113,14 @@ def test_bad_backfill_dates_are_refused(project, reference, dates, accepted):
     result = project.dbt("run", "--select", "daily_user_activity", expect_success=False, vars={
         **VARS, "tideline__now": str(TIMES[-1]), "tideline__backfill_dates": dates})
     assert not result.success and any(accepted in m and "tideline__backfill_dates" in m for m in result.messages)
+
+
+def test_a_full_refresh_of_the_filtered_events_alone_is_refused(project, reference):
+    before = {t: project.table(t) for t in ("tl_filtered_events", "tl_incremental_manifest", "daily_user_activity")}
+    result = project.dbt("run", "--full-refresh", "--select", "tl_run_limits", "tl_events_this_run", "tl_filtered_events",
+                         "daily_page_activity", vars={**VARS, "tideline__now": str(TIMES[-1])}, expect_success=False)
+    text = "\n".join(result.messages)
+    assert ("tideline: --full-refresh of tl_filtered_events without the daily aggregates built on it "
+            "(daily_user_activity) would leave them behind") in text, text
+    for table, rows in before.items():
+        assert_rows_equal(project.table(table), rows, label=table)

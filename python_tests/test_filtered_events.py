@@ -24,8 +24,9 @@ VARS = {"tideline__start_date": "2025-06-01", "tideline__app_id": ["website", "m
 MODELS = ["tl_run_limits", "tl_events_this_run", "tl_filtered_events"]
 
 
-def run(project, now: str, **extra):
-    return project.dbt("run", "--select", *MODELS, vars={**VARS, "tideline__now": now, **extra})
+def run(project, now: str, expect_success: bool = True, **extra):
+    return project.dbt("run", "--select", *MODELS, vars={**VARS, "tideline__now": now, **extra},
+                       expect_success=expect_success)
 
 
 def reference_filtered(project, upper: dt.datetime) -> list[dict]:
@@ -128,3 +129,43 @@ def test_bad_vars_are_refused_before_anything_is_written(project, name, value, a
     assert f"var {name} = " in text and accepted in text, text
     assert project.rows(f"show tables in {project.schema}") == [] if project.rows(
         f"show schemas like '{project.schema}'") else True
+
+
+def test_rows_without_a_load_time_are_counted_and_never_processed(project):
+    project.reset()
+    world = EventWorld(seed=21, start=dt.datetime(2025, 6, 1), days=1, events_per_day=30, late_share=0,
+                       duplicate_share=0, reload_share=0, pre_start_share=0, bot_share=0)
+    project.load(world, until=world.last_arrival(), cadence_seconds=3600)
+    columns = project.runner.columns(f"select * from {project.events_table}")
+
+    def copies(load_date: str) -> str:
+        """Copies of loaded rows with a new event_id and no load_tstamp, in the table's column order."""
+        values = {"event_id": "concat('no-load-', event_id)", "load_tstamp": "cast(null as timestamp)", "load_date": load_date}
+        return ", ".join(values.get(c, c) for c in columns)
+
+    # Two rows in the load_date-null partition, one in a load date the window reads.
+    project.runner.execute(f"""insert into {project.events_table} select {copies('cast(null as date)')}
+        from {project.events_table} order by event_id limit 2""")
+    project.runner.execute(f"""insert into {project.events_table} select {copies("date'2025-06-01'")}
+        from {project.events_table} where load_tstamp is not null order by event_id limit 1""")
+    result = run(project, "2025-06-03 00:00:00", tideline__app_id=[])
+    warnings = [m for m in result.messages if "have no load_tstamp" in m]
+    assert len(warnings) == 1 and warnings[0].startswith("tideline: 3 rows of "), result.messages
+    counted = project.rows(f"""select rows_read, rows_without_load_time from {project.fresh('tl_incremental_manifest')}
+        where model = 'tl_filtered_events'""")
+    assert counted == [(world.rows_total(), 3)]
+    assert project.rows(f"""select count(*), count_if(event_id like 'no-load-%')
+        from {project.fresh('tl_filtered_events')}""") == [(world.rows_total(), 0)]
+
+
+def test_a_state_table_of_another_version_is_refused_with_its_columns(project):
+    project.reset()
+    project.runner.execute(f"create schema {project.schema}")
+    old = f"{project.schema}.tl_daily_aggregation_manifest"
+    project.runner.execute(f"""create table {old} (event_date date, processed_rows bigint, skipped_rows bigint,
+        last_processed_at timestamp, batch timestamp, model string) using parquet partitioned by (model)""")
+    result = run(project, "2025-06-03 00:00:00", expect_success=False)
+    text = "\n".join(result.messages)
+    assert f"tideline: state table {old} has columns (event_date, processed_rows, skipped_rows, last_processed_at, batch, model)" in text, text
+    assert "drop the tideline state tables" in text
+    assert project.rows(f"show tables in {project.schema}") == [(project.schema, "tl_daily_aggregation_manifest", False)]

@@ -9,21 +9,54 @@
     {{- return(target.schema ~ '.' ~ name) -}}
 {% endmacro %}
 
+{#- The state tables' columns, defined once: created from here and checked against here. -#}
+{% macro state_table_columns() %}
+    {{- return({
+        'tl_incremental_manifest': [
+            ['lower_limit', 'timestamp'], ['upper_limit', 'timestamp'], ['watermark', 'timestamp'],
+            ['rows_read', 'bigint'], ['rows_written', 'bigint'], ['duplicates_dropped', 'bigint'],
+            ['rows_rejected', 'bigint'], ['days_processed', 'int'], ['late_rows_skipped', 'bigint'],
+            ['rows_without_load_time', 'bigint'], ['run_now', 'timestamp'], ['model', 'string']],
+        'tl_daily_aggregation_manifest': [
+            ['event_date', 'date'], ['processed_rows', 'bigint'], ['skipped_rows', 'bigint'],
+            ['last_processed_at', 'timestamp'], ['batch', 'timestamp'], ['seq', 'bigint'], ['model', 'string']],
+        'tl_days_to_process': [
+            ['event_date', 'date'], ['new_rows', 'bigint'], ['late_rows', 'bigint'], ['pending_rows', 'bigint'],
+            ['processed', 'boolean'], ['batch', 'timestamp'], ['run_now', 'timestamp'], ['model', 'string']],
+        'tl_filtered_events_log': [
+            ['event_date', 'date'], ['new_rows', 'bigint'], ['late_rows', 'bigint'], ['batch', 'timestamp']],
+    }) -}}
+{% endmacro %}
+
+{#- on-run-start: create the state tables that are missing, and refuse to run over a state table
+    whose columns are not this version's (state is not migrated between versions). -#}
 {% macro ensure_state_tables() %}
     {%- if not execute -%}{{ return('select 1') }}{%- endif -%}
     {%- do tideline.exec('create schema if not exists ' ~ target.schema) -%}
-    {%- do tideline.exec('create table if not exists ' ~ tideline.state_table('tl_incremental_manifest') ~ ' (
-        lower_limit timestamp, upper_limit timestamp, watermark timestamp, rows_read bigint,
-        rows_written bigint, duplicates_dropped bigint, rows_rejected bigint, days_processed int, late_rows_skipped bigint,
-        run_now timestamp, model string) using parquet partitioned by (model)') -%}
-    {%- do tideline.exec('create table if not exists ' ~ tideline.state_table('tl_daily_aggregation_manifest') ~ ' (
-        event_date date, processed_rows bigint, skipped_rows bigint, last_processed_at timestamp,
-        batch timestamp, seq bigint, model string) using parquet partitioned by (model)') -%}
-    {%- do tideline.exec('create table if not exists ' ~ tideline.state_table('tl_days_to_process') ~ ' (
-        event_date date, new_rows bigint, late_rows bigint, pending_rows bigint, processed boolean,
-        batch timestamp, run_now timestamp, model string) using parquet partitioned by (model)') -%}
-    {%- do tideline.exec('create table if not exists ' ~ tideline.state_table('tl_filtered_events_log') ~ ' (
-        event_date date, new_rows bigint, late_rows bigint, batch timestamp) using parquet') -%}
+    {%- set missing = [] -%}
+    {%- for name, columns in tideline.state_table_columns().items() -%}
+        {%- set relation = adapter.get_relation(database=none, schema=target.schema, identifier=name) -%}
+        {%- if relation is none -%}
+            {%- do missing.append(name) -%}
+        {%- else -%}
+            {%- set found = adapter.get_columns_in_relation(relation) | map(attribute='name') | map('lower') | list -%}
+            {%- set wanted = columns | map('first') | list -%}
+            {%- if found != wanted -%}
+                {{ exceptions.raise_compiler_error("tideline: state table " ~ tideline.state_table(name) ~ " has columns ("
+                    ~ found | join(', ') ~ "), this version of tideline expects (" ~ wanted | join(', ')
+                    ~ "). State is not migrated between versions: drop the tideline state tables (tl_incremental_manifest, "
+                    ~ "tl_daily_aggregation_manifest, tl_days_to_process, tl_filtered_events_log) and rebuild with dbt run --full-refresh.") }}
+            {%- endif -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- for name in missing -%}
+        {%- set columns = tideline.state_table_columns()[name] -%}
+        {%- set defs = [] -%}
+        {%- for c in columns -%}{%- do defs.append(c[0] ~ ' ' ~ c[1]) -%}{%- endfor -%}
+        {%- do tideline.exec('create table if not exists ' ~ tideline.state_table(name) ~ ' (' ~ defs | join(', ') ~ ') using parquet'
+            ~ (' partitioned by (model)' if columns[-1][0] == 'model' else '')) -%}
+    {%- endfor -%}
+    {%- do tideline.refuse_partial_full_refresh() -%}
     {{- return('select 1') -}}
 {% endmacro %}
 
@@ -47,18 +80,19 @@
 {% endmacro %}
 
 {#- Commit a run: the last statement of every incremental tideline model. -#}
-{% macro commit_run(model_name, lower, upper, watermark, rows_read, rows_written, duplicates_dropped, rows_rejected, days_processed, late_rows_skipped) %}
+{% macro commit_run(model_name, lower, upper, watermark, rows_read, rows_written, duplicates_dropped, rows_rejected, days_processed, late_rows_skipped, rows_without_load_time=0) %}
     {%- do tideline.exec('insert into ' ~ tideline.state_table('tl_incremental_manifest') ~ ' partition (model = \'' ~ model_name ~ '\') select '
         ~ tideline.ts(lower) ~ ', ' ~ tideline.ts(upper) ~ ', ' ~ tideline.ts(watermark) ~ ', '
         ~ rows_read ~ ', ' ~ rows_written ~ ', ' ~ duplicates_dropped ~ ', ' ~ rows_rejected ~ ', ' ~ days_processed ~ ', '
-        ~ late_rows_skipped ~ ', ' ~ tideline.ts(tideline.now())) -%}
+        ~ late_rows_skipped ~ ', ' ~ rows_without_load_time ~ ', ' ~ tideline.ts(tideline.now())) -%}
 {% endmacro %}
 
 {#- One line per model per run in dbt's log (contract 6). -#}
-{% macro log_run(model_name, lower, upper, rows_read, rows_written, days, duplicates_dropped=0, rows_rejected=0, late_rows_skipped=0) %}
+{% macro log_run(model_name, lower, upper, rows_read, rows_written, days, duplicates_dropped=0, rows_rejected=0, late_rows_skipped=0, rows_without_load_time=0) %}
     {{ log("tideline " ~ model_name ~ ": window (" ~ lower ~ ", " ~ upper ~ "], rows read " ~ rows_read
            ~ ", rows written " ~ rows_written ~ ", dates processed " ~ days ~ ", late rows skipped " ~ late_rows_skipped
-           ~ ", duplicates dropped " ~ duplicates_dropped ~ ", rows rejected " ~ rows_rejected, info=true) }}
+           ~ ", duplicates dropped " ~ duplicates_dropped ~ ", rows rejected " ~ rows_rejected
+           ~ (", WARNING: source rows without load_tstamp (never processed) " ~ rows_without_load_time if rows_without_load_time | int > 0 else ""), info=true) }}
 {% endmacro %}
 
 {#- Test-only fault injection (contract 2's tests): with --vars '{tideline__fail_at: "<model>:<step>"}'
