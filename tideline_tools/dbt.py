@@ -24,6 +24,7 @@ class DbtResult:
     success: bool
     result: Any  # dbt's RunExecutionResult (or other) object
     messages: list[str]
+    tideline_lines: list[str]  # tideline's one-line summaries ("tideline <model>...") from dbt's log
 
     def node_status(self) -> dict[str, str]:
         """{node name: status} of the nodes this invocation ran."""
@@ -49,10 +50,13 @@ def run_dbt(
     if vars:
         full += ["--vars", json.dumps(vars, default=str)]
     messages: list[str] = []
+    tideline_lines: list[str] = []
 
     def collect(event) -> None:
         if event.info.level in ("error", "warn"):
             messages.append(event.info.msg)
+        elif event.info.msg.startswith("tideline "):
+            tideline_lines.append(event.info.msg)
         if on_event is not None:
             on_event(event)
 
@@ -63,7 +67,7 @@ def run_dbt(
             failures.append(f"{r.node.name}: {r.message}")
     if outcome.exception is not None:
         failures.append(str(outcome.exception))
-    result = DbtResult(full, bool(outcome.success), outcome.result, messages + failures)
+    result = DbtResult(full, bool(outcome.success), outcome.result, messages + failures, tideline_lines)
     if expect_success and not result.success:
         raise DbtFailed(full, result.messages, outcome.result)
     return result

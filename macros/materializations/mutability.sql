@@ -1,0 +1,22 @@
+{#- The mutability materializations (seed 000). The rules live in macros/mutability/mutability.sql;
+    each materialization here only picks its type. Config: update_cron (default '0 * * * *'),
+    and for append_only: along (required), min, max, settle; see the README. -#}
+
+{% macro _materialize_mutability() %}
+    {%- set settings = tideline.mutability_settings() -%}
+    {{ run_hooks(pre_hooks) }}
+    {%- if settings.append -%}
+        {%- set result = tideline.materialize_append_only(settings) -%}
+    {%- else -%}
+        {%- set result = tideline.materialize_rebuildable(settings) -%}
+    {%- endif -%}
+    {% call statement('main') %}select {{ result.rows }} as rows_written{% endcall %}
+    {{ run_hooks(post_hooks) }}
+    {{ return({'relations': [result.relation] if result.relation is not none else []}) }}
+{% endmacro %}
+
+{% materialization immutable, adapter='spark' %}{{ return(tideline._materialize_mutability()) }}{% endmaterialization %}
+{% materialization full_mutation, adapter='spark' %}{{ return(tideline._materialize_mutability()) }}{% endmaterialization %}
+{% materialization append_only, adapter='spark' %}{{ return(tideline._materialize_mutability()) }}{% endmaterialization %}
+{% materialization ds_append_only, adapter='spark' %}{{ return(tideline._materialize_mutability()) }}{% endmaterialization %}
+{% materialization mutability, adapter='spark' %}{{ return(tideline._materialize_mutability()) }}{% endmaterialization %}

@@ -1,0 +1,190 @@
+"""The mutability materializations over several runs with tideline__now advancing, from a
+project that installs tideline as a package (python_tests/mutability_project): what is rebuilt,
+skipped or appended, checked against expected rows; the seed's partial-landing example with
+and without `settle`; the atomic swap of full_mutation; and every bad setting refused with
+the table unchanged."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from harness import Project, assert_rows_equal
+
+MUTABILITY = Path(__file__).parent / "mutability_project"
+
+
+@pytest.fixture(scope="module")
+def deps(runner):
+    Project(runner, "mutability_deps").dbt("deps", project_dir=MUTABILITY)
+
+
+def run(project, model: str, now: str, *extra: str, expect_success: bool = True, **vars):
+    return project.dbt("run", "--select", model, *extra, project_dir=MUTABILITY, expect_success=expect_success,
+                       vars={"mutability__source": project.source_schema, "tideline__now": now, **vars})
+
+
+def source(project, table: str, columns: str, rows: list[tuple] | None = None, replace: bool = False) -> None:
+    name = f"{project.source_schema}.{table}"
+    project.runner.execute(f"create schema if not exists {project.source_schema}")
+    if replace:
+        project.runner.execute(f"drop table if exists {name}")
+    project.runner.execute(f"create table if not exists {name} ({columns}) using parquet")
+    if rows:
+        values = ", ".join("(" + ", ".join(repr(v) for v in r) + ")" for r in rows)
+        project.runner.execute(f"insert into {name} values {values}")
+
+
+def rows(project, model: str, columns: list[str]) -> list[dict]:
+    return project.table(model, columns)
+
+
+def properties(project, model: str) -> dict:
+    return {k: v for k, v in project.rows(f"show tblproperties {project.relation(model)}") if k.startswith("tideline.")}
+
+
+def test_immutable_is_built_once_and_refuses_a_changed_sql(project, deps):
+    source(project, "catalog", "code string, label string", [("a", "Apple"), ("b", "Banana")], replace=True)
+    first = run(project, "catalog_immutable", "2025-01-01 10:00")
+    assert any("catalog_immutable (immutable): built (first build), 2 rows" in line for line in first.tideline_lines)
+    source(project, "catalog", "code string, label string", [("c", "Cherry")])
+    later = run(project, "catalog_immutable", "2025-06-01 10:00")
+    assert [l for l in later.tideline_lines if "catalog_immutable" in l] == [
+        "tideline catalog_immutable (immutable): skipped, nothing to do: built at 2025-01-01 10:00:00; "
+        "dbt run --full-refresh rebuilds it"]
+    expected = [{"code": "a", "label": "Apple"}, {"code": "b", "label": "Banana"}]
+    project.assert_table_equals("catalog_immutable", expected)
+    changed = run(project, "catalog_immutable", "2025-06-01 10:00", expect_success=False,
+                  mutability__catalog_filter="code <> 'a'")
+    text = "\n".join(changed.messages)
+    assert ("tideline: model catalog_immutable is immutable and its compiled SQL has changed since it was built at "
+            "2025-01-01 10:00:00; it is not rebuilt silently. Rebuild it with: dbt run --full-refresh --select catalog_immutable") in text, text
+    project.assert_table_equals("catalog_immutable", expected)
+    run(project, "catalog_immutable", "2025-06-01 10:00", "--full-refresh", mutability__catalog_filter="code <> 'a'")
+    project.assert_table_equals("catalog_immutable", [{"code": "b", "label": "Banana"}, {"code": "c", "label": "Cherry"}])
+
+
+def test_full_mutation_rebuilds_only_after_a_tick(project, deps):
+    source(project, "accounts", "account_id int, balance int", [(1, 100), (2, 200)], replace=True)
+    run(project, "accounts_full_mutation", "2025-01-01 12:00")            # first build
+    source(project, "accounts", "account_id int, balance int", [(1, 150), (3, 300)], replace=True)
+    skipped = run(project, "accounts_full_mutation", "2025-01-01 12:59")  # update_cron '0 13 * * *'
+    assert "tideline accounts_full_mutation (full_mutation): skipped, nothing to do: last refreshed 2025-01-01 12:00:00, " \
+           "next tick of '0 13 * * *' at 2025-01-01 13:00" in skipped.tideline_lines
+    project.assert_table_equals("accounts_full_mutation", [{"account_id": 1, "balance": 100}, {"account_id": 2, "balance": 200}])
+    run(project, "accounts_full_mutation", "2025-01-01 13:00")            # the tick: rebuilt
+    new = [{"account_id": 1, "balance": 150}, {"account_id": 3, "balance": 300}]
+    project.assert_table_equals("accounts_full_mutation", new)
+    assert properties(project, "accounts_full_mutation")["tideline.refreshed_at"] == "2025-01-01 13:00:00"
+    source(project, "accounts", "account_id int, balance int", [(4, 400)])
+    run(project, "accounts_full_mutation", "2025-01-02 12:30")            # no tick since 13:00 yesterday
+    project.assert_table_equals("accounts_full_mutation", new)
+    run(project, "accounts_full_mutation", "2025-01-02 13:05")
+    project.assert_table_equals("accounts_full_mutation", new + [{"account_id": 4, "balance": 400}])
+
+
+def test_a_full_mutation_rebuild_is_atomic_for_readers(project, deps):
+    source(project, "accounts", "account_id int, balance int", [(i, i) for i in range(1, 6)], replace=True)
+    run(project, "accounts_full_mutation", "2025-02-01 13:00", "--full-refresh")
+    source(project, "accounts", "account_id int, balance int", [(i, i) for i in range(1, 11)], replace=True)
+    # A crash between building the new version and the swap: readers keep the old rows.
+    crashed = run(project, "accounts_full_mutation", "2025-02-02 13:00", expect_success=False,
+                  tideline__fail_at="accounts_full_mutation:built")
+    assert "injected failure after accounts_full_mutation:built" in "\n".join(crashed.messages)
+    assert project.rows(f"select count(*) from {project.relation('accounts_full_mutation')}") == [(5,)]
+    # A reader querying all through a rebuild sees 5 rows or 10, never 0 and never an error.
+    seen: list = []
+    done = threading.Event()
+
+    def reader() -> None:
+        while not done.is_set():
+            try:
+                seen.append(project.rows(f"select count(*) from {project.relation('accounts_full_mutation')}")[0][0])
+            except Exception as error:   # noqa: BLE001 - any failure to read is what this test forbids
+                seen.append(repr(error))
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    try:
+        run(project, "accounts_full_mutation", "2025-02-02 13:00")
+    finally:
+        done.set()
+        thread.join()
+    assert len(seen) >= 3 and set(seen) <= {5, 10} and seen[-1] == 10, seen
+    assert project.rows(f"select count(*) from {project.relation('accounts_full_mutation')}") == [(10,)]
+
+
+BOOKINGS = "booking_id int, ds date"
+
+
+def partial_landing(project, settle: int) -> list[int]:
+    """The seed's steps: bookings 1-3 land, prime, bookings 4-5 land, prime."""
+    project.runner.execute(f"drop table if exists {project.source_schema}.fct_bookings")
+    source(project, "fct_bookings", BOOKINGS)
+    project.runner.execute(f"""insert into {project.source_schema}.fct_bookings values
+        (1, date'2020-01-01'), (2, date'2020-01-01'), (3, date'2020-01-02')""")
+    run(project, "bookings_ds_append_only", "2020-01-02 01:00", "--full-refresh", mutability__settle=settle)
+    project.runner.execute(f"""insert into {project.source_schema}.fct_bookings values
+        (4, date'2020-01-02'), (5, date'2020-01-03')""")
+    skipped = run(project, "bookings_ds_append_only", "2020-01-02 23:59", mutability__settle=settle)
+    assert any("skipped, nothing to do" in line for line in skipped.tideline_lines)   # update_cron '0 0 * * *'
+    primed = run(project, "bookings_ds_append_only", "2020-01-03 00:00", mutability__settle=settle)
+    op = ">=" if settle else ">"
+    assert any(f"appended {3 if settle else 1} rows with ds {op} 2020-01-02 and <= 9999-12-31" in line
+               for line in primed.tideline_lines), primed.tideline_lines
+    return sorted(r[0] for r in project.rows(f"select booking_id from {project.relation('bookings_ds_append_only')}"))
+
+
+def test_the_seeds_partial_landing_hazard_and_settle(project, deps):
+    assert partial_landing(project, settle=0) == [1, 2, 3, 5]       # booking 4 is never seen, as the seed warns
+    assert partial_landing(project, settle=1) == [1, 2, 3, 4, 5]    # settle: 1 re-reads 2020-01-02
+
+
+def test_append_only_reads_only_new_values_also_when_the_sql_ignores_the_bounds(project, deps):
+    source(project, "readings", "reading_id int, sensor string, reading_value double",
+           [(1, "a", 1.0), (2, "a", 2.0), (3, "b", 3.0)], replace=True)
+    run(project, "readings_append_only", "2025-03-01 10:00", "--full-refresh")
+    # New readings arrive, and reading 2 is written again with another value: earlier values are
+    # never rescanned, so the correction is not seen.
+    source(project, "readings", "reading_id int, sensor string, reading_value double",
+           [(4, "b", 4.0), (5, "a", 5.0), (2, "a", 20.0)])
+    skipped = run(project, "readings_append_only", "2025-03-01 10:15")   # update_cron '*/30 * * * *'
+    assert any("next tick of '*/30 * * * *' at 2025-03-01 10:30" in line for line in skipped.tideline_lines)
+    appended = run(project, "readings_append_only", "2025-03-01 10:30")
+    assert any("appended 2 rows with reading_id > 3 and <= 1000000000" in line for line in appended.tideline_lines)
+    project.assert_table_equals("readings_append_only", [
+        {"reading_id": i, "sensor": s, "reading_value": v}
+        for i, s, v in [(1, "a", 1.0), (2, "a", 2.0), (3, "b", 3.0), (4, "b", 4.0), (5, "a", 5.0)]])
+    assert properties(project, "readings_append_only")["tideline.along_max"] == "5"
+    # A rerun of the same tick (as after a crash between the write and the properties) doubles nothing.
+    run(project, "readings_append_only", "2025-03-01 11:00", tideline__fail_at="readings_append_only:appended",
+        expect_success=False)
+    run(project, "readings_append_only", "2025-03-01 11:00")
+    assert project.rows(f"select count(*), count(distinct reading_id) from {project.relation('readings_append_only')}") == [(5, 5)]
+
+
+@pytest.mark.parametrize("model, settings, message", [
+    ("bad_type", {}, 'tideline: model bad_type: mutability type "sometimes_mutable" is unknown; accepted: immutable, '
+                     'full_mutation, append_only, ds_append_only'),
+    ("readings_append_only", {"mutability__along": ""}, "tideline: model readings_append_only: append_only needs `along`"),
+    ("readings_append_only", {"mutability__along": "sensor_id"},
+     'tideline: model readings_append_only: along "sensor_id" is not a column of its query; it returns reading_id, sensor, reading_value'),
+    ("readings_append_only", {"mutability__min": 2000000000},
+     'tideline: model readings_append_only: min "2000000000" is after max "1000000000"; accepted: min <= max'),
+    ("readings_append_only", {"mutability__cron": "0 25 * * *"},
+     "tideline: update_cron of model readings_append_only = \"0 25 * * *\" is not a valid cron expression: hour value '25' is not in 0-23"),
+])
+def test_bad_settings_are_refused_and_change_nothing(project, deps, model, settings, message):
+    source(project, "readings", "reading_id int, sensor string, reading_value double", [(1, "a", 1.0)], replace=True)
+    run(project, "readings_append_only", "2025-04-01 00:00", "--full-refresh")
+    before = (rows(project, "readings_append_only", ["reading_id", "sensor", "reading_value"]),
+              properties(project, "readings_append_only"))
+    source(project, "readings", "reading_id int, sensor string, reading_value double", [(2, "b", 2.0)])
+    result = run(project, model, "2025-04-02 00:00", expect_success=False, **settings)
+    text = "\n".join(result.messages)
+    assert message in text, text
+    assert_rows_equal(rows(project, "readings_append_only", ["reading_id", "sensor", "reading_value"]), before[0])
+    assert properties(project, "readings_append_only") == before[1]
+    assert project.rows(f"show tables in {project.schema} like 'bad_type*'") == []
