@@ -109,12 +109,12 @@
 {% endmacro %}
 
 {#- The first tick strictly after `t` (a datetime or 'YYYY-MM-DD HH:MM[:SS]' text), as a datetime.
-    It walks months, days, hours and minutes that do not match, at most ~30 years ahead. -#}
+    It walks months, days, hours and minutes that do not match, enough steps for any schedule that fires at least once in 8 years (29 February). -#}
 {% macro cron_next(expression, t, setting='update_cron') %}
     {%- set c = tideline.parse_cron(expression, setting) -%}
     {%- set td = modules.datetime.timedelta -%}
     {%- set ns = namespace(t=tideline._cron_time(t).replace(second=0, microsecond=0) + td(minutes=1), found=none) -%}
-    {%- for _ in range(20000) -%}
+    {%- for _ in range(2000) if ns.found is none -%}
         {%- set x = ns.t -%}
         {%- if x.month not in c.month -%}
             {%- set ns.t = x.replace(year=x.year + (1 if x.month == 12 else 0), month=(x.month % 12) + 1, day=1, hour=0, minute=0) -%}
@@ -125,18 +125,18 @@
         {%- elif x.minute not in c.minute -%}
             {%- set ns.t = x + td(minutes=1) -%}
         {%- else -%}
-            {%- set ns.found = x -%}{%- break -%}
+            {%- set ns.found = x -%}
         {%- endif -%}
     {%- endfor -%}
     {{- return(ns.found) -}}
 {% endmacro %}
 
-{#- The last tick at or before `t`, as a datetime (none when there is none in ~30 years). -#}
+{#- The last tick at or before `t`, as a datetime (none when there is none within the same bound). -#}
 {% macro cron_last(expression, t, setting='update_cron') %}
     {%- set c = tideline.parse_cron(expression, setting) -%}
     {%- set td = modules.datetime.timedelta -%}
     {%- set ns = namespace(t=tideline._cron_time(t).replace(second=0, microsecond=0), found=none) -%}
-    {%- for _ in range(20000) -%}
+    {%- for _ in range(2000) if ns.found is none -%}
         {%- set x = ns.t -%}
         {%- if x.month not in c.month -%}
             {%- set ns.t = x.replace(day=1, hour=0, minute=0) - td(minutes=1) -%}
@@ -147,7 +147,7 @@
         {%- elif x.minute not in c.minute -%}
             {%- set ns.t = x - td(minutes=1) -%}
         {%- else -%}
-            {%- set ns.found = x -%}{%- break -%}
+            {%- set ns.found = x -%}
         {%- endif -%}
     {%- endfor -%}
     {{- return(ns.found) -}}
