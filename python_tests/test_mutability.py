@@ -42,7 +42,12 @@ def rows(project, model: str, columns: list[str]) -> list[dict]:
 
 
 def properties(project, model: str) -> dict:
-    return {k: v for k, v in project.rows(f"show tblproperties {project.relation(model)}") if k.startswith("tideline.")}
+    """tideline.* properties of the table holding the model's rows (for a view: the table it selects from)."""
+    holder = project.relation(model)
+    view_text = [r[1] for r in project.rows(f"describe table extended {holder}") if r[0] == "View Text"]
+    if view_text:
+        holder = view_text[0].split()[-1]
+    return {k: v for k, v in project.rows(f"show tblproperties {holder}") if k.startswith("tideline.")}
 
 
 def test_immutable_is_built_once_and_refuses_a_changed_sql(project, deps):
@@ -94,26 +99,39 @@ def test_a_full_mutation_rebuild_is_atomic_for_readers(project, deps):
                   tideline__fail_at="accounts_full_mutation:built")
     assert "injected failure after accounts_full_mutation:built" in "\n".join(crashed.messages)
     assert project.rows(f"select count(*) from {project.relation('accounts_full_mutation')}") == [(5,)]
-    # A reader querying all through a rebuild sees 5 rows or 10, never 0 and never an error.
-    seen: list = []
+    # Readers querying all through three rebuilds see 5 rows or 10, never 0, never an error. The
+    # second reader only looks the view up in the metastore, in a tight loop: it is the one that
+    # would fall into the gap of a swap made of a drop and a create (caught about half the time
+    # per swap, so three swaps catch it nearly always).
+    counts: list = []
+    lookups: list = []
     done = threading.Event()
+    view = project.relation("accounts_full_mutation")
 
-    def reader() -> None:
+    def read(sql: str, seen: list, value) -> None:
         while not done.is_set():
             try:
-                seen.append(project.rows(f"select count(*) from {project.relation('accounts_full_mutation')}")[0][0])
+                seen.append(value(project.rows(sql)))
             except Exception as error:   # noqa: BLE001 - any failure to read is what this test forbids
                 seen.append(repr(error))
 
-    thread = threading.Thread(target=reader)
-    thread.start()
+    readers = [threading.Thread(target=read, args=(f"select count(*) from {view}", counts, lambda r: r[0][0])),
+               threading.Thread(target=read, args=(f"describe table {view}", lookups, lambda r: "found"))]
+    for reader in readers:
+        reader.start()
     try:
-        run(project, "accounts_full_mutation", "2025-02-02 13:00")
+        run(project, "accounts_full_mutation", "2025-02-02 13:00")                    # the tick: 10 rows
+        source(project, "accounts", "account_id int, balance int", [(i, i) for i in range(1, 6)], replace=True)
+        run(project, "accounts_full_mutation", "2025-02-02 13:00", "--full-refresh")  # 5 rows
+        source(project, "accounts", "account_id int, balance int", [(i, i) for i in range(1, 11)], replace=True)
+        run(project, "accounts_full_mutation", "2025-02-02 13:00", "--full-refresh")  # 10 rows
     finally:
         done.set()
-        thread.join()
-    assert len(seen) >= 3 and set(seen) <= {5, 10} and seen[-1] == 10, seen
-    assert project.rows(f"select count(*) from {project.relation('accounts_full_mutation')}") == [(10,)]
+        for reader in readers:
+            reader.join()
+    assert len(counts) >= 3 and set(counts) <= {5, 10} and counts[-1] == 10, counts
+    assert len(lookups) >= 3 and set(lookups) == {"found"}, lookups
+    assert project.rows(f"select count(*) from {view}") == [(10,)]
 
 
 BOOKINGS = "booking_id int, ds date"

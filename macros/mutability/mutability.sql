@@ -9,8 +9,9 @@
       ds_append_only append_only with along: ds
     A model can also say `materialized='mutability'` with the seed's shape:
     `mutability={'type': 'append_only', 'type_params': {'along': 'ds', 'update_cron': '0 0 * * *'}}`.
-    The refresh time and what the next run needs live in the relation's TBLPROPERTIES
-    (tideline.*), so they are dropped, renamed and swapped together with it. -#}
+    The refresh time and what the next run needs live in TBLPROPERTIES (tideline.*) of the table
+    that holds the rows (append_only: the table; immutable, full_mutation: the version table the
+    model's view points at), so they are written, dropped and swapped together with the rows. -#}
 
 {% macro mutability_types() %}
     {{- return(['immutable', 'full_mutation', 'append_only', 'ds_append_only']) -}}
@@ -66,14 +67,34 @@
     {{- return(settings) -}}
 {% endmacro %}
 
-{#- tideline.* TBLPROPERTIES of a relation ({} when it does not exist). -#}
+{#- tideline.* TBLPROPERTIES of a relation ({} when it does not exist). For a model's view
+    (immutable, full_mutation) they are those of the version table the view points at, so the
+    one `alter view` that swaps the data swaps its refresh time and SQL hash with it. -#}
 {% macro mutability_properties(relation) %}
     {%- if relation is none -%}{{ return({}) }}{%- endif -%}
+    {%- set holder = relation -%}
+    {%- if relation.type == 'view' -%}
+        {%- set holder = tideline._view_version_table(relation) -%}
+        {%- if holder is none -%}{{ return({}) }}{%- endif -%}
+    {%- endif -%}
     {%- set props = {} -%}
-    {%- for row in tideline.query_rows('show tblproperties ' ~ relation) if (row[0] | string).startswith('tideline.') -%}
+    {%- for row in tideline.query_rows('show tblproperties ' ~ holder) if (row[0] | string).startswith('tideline.') -%}
         {%- do props.update({row[0][9:]: row[1]}) -%}
     {%- endfor -%}
     {{- return(props) -}}
+{% endmacro %}
+
+{#- The version table `<model>__tl_v<N>` a model's view selects from (none for another view). -#}
+{% macro _view_version_table(view) %}
+    {%- for row in tideline.query_rows('describe table extended ' ~ view) if row[0] == 'View Text' -%}
+        {%- set found = modules.re.search('`?' ~ view.identifier ~ '__tl_v([0-9]+)`?\\s*$', row[1] | trim) -%}
+        {%- if found -%}{{ return(tideline._version_table(view, found.group(1) | int)) }}{%- endif -%}
+    {%- endfor -%}
+    {{- return(none) -}}
+{% endmacro %}
+
+{% macro _version_table(relation, version) %}
+    {{- return(relation.incorporate(path={'identifier': relation.identifier ~ '__tl_v' ~ version}, type='table')) -}}
 {% endmacro %}
 
 {% macro _properties_sql(props) %}
@@ -94,25 +115,30 @@
         ~ ", next tick of '" ~ settings.update_cron ~ "' at " ~ (next_tick.strftime('%Y-%m-%d %H:%M') if next_tick else 'never'), info=true) -%}
 {% endmacro %}
 
-{#- Build the model into a new version table, then point the model's view at it in one
-    statement that also carries the properties: a reader sees the old rows or the new, never an
-    empty or partial table. The previous version is kept for readers still scanning it; the
-    one before is dropped. Returns the number of rows built. -#}
+{#- Build the model into a new version table that carries the properties, then point the
+    model's view at it with one `alter view` (one metastore update; `create or replace view` is a
+    drop and a create in Spark, with a moment of no view between them): a reader sees the old
+    rows or the new, never an empty or partial table or no table. The previous version is kept
+    for readers still scanning it; the one before is dropped. Returns the number of rows built. -#}
 {% macro build_and_swap(relation, existing, model_sql, props) %}
     {%- set old = tideline.mutability_properties(existing) -%}
     {%- set version = (old.get('version') or 0) | int + 1 -%}
-    {%- set built = relation.incorporate(path={'identifier': relation.identifier ~ '__tl_v' ~ version}, type='table') -%}
-    {%- do tideline.exec('drop table if exists ' ~ built) -%}
-    {%- do tideline.exec('create table ' ~ built ~ ' using parquet as ' ~ model_sql) -%}
-    {%- do tideline.checkpoint(model.name, 'built') -%}
-    {%- if existing is not none and existing.type != 'view' -%}
-        {#- a table left by another materialization: replaced once, not atomically -#}
-        {%- do tideline.exec('drop table if exists ' ~ existing) -%}
-    {%- endif -%}
+    {%- set built = tideline._version_table(relation, version) -%}
     {%- do props.update({'version': version}) -%}
-    {%- do tideline.exec('create or replace view ' ~ relation ~ ' ' ~ tideline._properties_sql(props) ~ ' as select * from ' ~ built) -%}
+    {%- do tideline.exec('drop table if exists ' ~ built) -%}
+    {%- do tideline.exec('create table ' ~ built ~ ' using parquet ' ~ tideline._properties_sql(props) ~ ' as ' ~ model_sql) -%}
+    {%- do tideline.checkpoint(model.name, 'built') -%}
+    {%- if existing is not none and existing.type == 'view' -%}
+        {%- do tideline.exec('alter view ' ~ relation ~ ' as select * from ' ~ built) -%}
+    {%- else -%}
+        {%- if existing is not none -%}
+            {#- a table left by another materialization: replaced once, not atomically -#}
+            {%- do tideline.exec('drop table if exists ' ~ existing) -%}
+        {%- endif -%}
+        {%- do tideline.exec('create view ' ~ relation ~ ' as select * from ' ~ built) -%}
+    {%- endif -%}
     {%- if version > 2 -%}
-        {%- do tideline.exec('drop table if exists ' ~ relation.incorporate(path={'identifier': relation.identifier ~ '__tl_v' ~ (version - 2)}, type='table')) -%}
+        {%- do tideline.exec('drop table if exists ' ~ tideline._version_table(relation, version - 2)) -%}
     {%- endif -%}
     {{- return(tideline.query_rows('select count(*) from ' ~ built)[0][0] | int) -}}
 {% endmacro %}
