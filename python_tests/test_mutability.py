@@ -71,6 +71,7 @@ def test_immutable_is_built_once_and_refuses_a_changed_sql(project, deps):
     project.assert_table_equals("catalog_immutable", [{"code": "b", "label": "Banana"}, {"code": "c", "label": "Cherry"}])
 
 
+@pytest.mark.both_targets
 def test_full_mutation_rebuilds_only_after_a_tick(project, deps):
     source(project, "accounts", "account_id int, balance int", [(1, 100), (2, 200)], replace=True)
     run(project, "accounts_full_mutation", "2025-01-01 12:00")            # first build
@@ -152,9 +153,10 @@ def partial_landing(project, settle: int) -> list[int]:
     op = ">=" if settle else ">"
     assert any(f"appended {3 if settle else 1} rows with ds {op} 2020-01-02 and <= 9999-12-31" in line
                for line in primed.tideline_lines), primed.tideline_lines
-    return sorted(r[0] for r in project.rows(f"select booking_id from {project.relation('bookings_ds_append_only')}"))
+    return sorted(r[0] for r in project.rows(f"select booking_id from {project.fresh('bookings_ds_append_only')}"))
 
 
+@pytest.mark.both_targets
 def test_the_seeds_partial_landing_hazard_and_settle(project, deps):
     assert partial_landing(project, settle=0) == [1, 2, 3, 5]       # booking 4 is never seen, as the seed warns
     assert partial_landing(project, settle=1) == [1, 2, 3, 4, 5]    # settle: 1 re-reads 2020-01-02
@@ -180,7 +182,7 @@ def test_append_only_reads_only_new_values_also_when_the_sql_ignores_the_bounds(
     run(project, "readings_append_only", "2025-03-01 11:00", tideline__fail_at="readings_append_only:appended",
         expect_success=False)
     run(project, "readings_append_only", "2025-03-01 11:00")
-    assert project.rows(f"select count(*), count(distinct reading_id) from {project.relation('readings_append_only')}") == [(5, 5)]
+    assert project.rows(f"select count(*), count(distinct reading_id) from {project.fresh('readings_append_only')}") == [(5, 5)]
 
 
 @pytest.mark.parametrize("model, settings, message", [
