@@ -183,6 +183,17 @@ def test_append_only_reads_only_new_values_also_when_the_sql_ignores_the_bounds(
         expect_success=False)
     run(project, "readings_append_only", "2025-03-01 11:00")
     assert project.rows(f"select count(*), count(distinct reading_id) from {project.fresh('readings_append_only')}") == [(5, 5)]
+    # A --full-refresh re-primes into a new version: a crash before the swap leaves the old rows
+    # and properties; the rerun swaps in the re-read rows (the correction of reading 2 too).
+    before = properties(project, "readings_append_only")
+    crashed = run(project, "readings_append_only", "2025-03-01 11:10", "--full-refresh", expect_success=False,
+                  tideline__fail_at="readings_append_only:built")
+    assert "injected failure after readings_append_only:built" in "\n".join(crashed.messages)
+    assert project.rows(f"select sum(reading_value) from {project.fresh('readings_append_only')}") == [(15.0,)]
+    assert properties(project, "readings_append_only") == before
+    run(project, "readings_append_only", "2025-03-01 11:10", "--full-refresh")
+    assert project.rows(f"select count(*), sum(reading_value) from {project.fresh('readings_append_only')}") == [(6, 35.0)]
+    assert properties(project, "readings_append_only")["tideline.refreshed_at"] == "2025-03-01 11:10:00"
 
 
 @pytest.mark.parametrize("model, settings, message", [
@@ -193,6 +204,11 @@ def test_append_only_reads_only_new_values_also_when_the_sql_ignores_the_bounds(
      'tideline: model readings_append_only: along "sensor_id" is not a column of its query; it returns reading_id, sensor, reading_value'),
     ("readings_append_only", {"mutability__min": 2000000000},
      'tideline: model readings_append_only: min "2000000000" is after max "1000000000"; accepted: min <= max'),
+    ("readings_append_only", {"mutability__max_along_values": 0},
+     "tideline: model readings_append_only: max_along_values 0 is invalid; accepted: an integer >= 1"),
+    ("readings_append_only", {"mutability__max_along_values": 1},
+     'tideline: model readings_append_only: this run would write 2 values of along "reading_id", more than '
+     'max_along_values 1; each value is a partition.'),
     ("readings_append_only", {"mutability__cron": "0 25 * * *"},
      "tideline: update_cron of model readings_append_only = \"0 25 * * *\" is not a valid cron expression: hour value '25' is not in 0-23"),
 ])
@@ -201,7 +217,7 @@ def test_bad_settings_are_refused_and_change_nothing(project, deps, model, setti
     run(project, "readings_append_only", "2025-04-01 00:00", "--full-refresh")
     before = (rows(project, "readings_append_only", ["reading_id", "sensor", "reading_value"]),
               properties(project, "readings_append_only"))
-    source(project, "readings", "reading_id int, sensor string, reading_value double", [(2, "b", 2.0)])
+    source(project, "readings", "reading_id int, sensor string, reading_value double", [(2, "b", 2.0), (3, "b", 3.0)])
     result = run(project, model, "2025-04-02 00:00", expect_success=False, **settings)
     text = "\n".join(result.messages)
     assert message in text, text

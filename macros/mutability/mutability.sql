@@ -9,15 +9,16 @@
       ds_append_only append_only with along: ds
     A model can also say `materialized='mutability'` with the seed's shape:
     `mutability={'type': 'append_only', 'type_params': {'along': 'ds', 'update_cron': '0 0 * * *'}}`.
-    The refresh time and what the next run needs live in TBLPROPERTIES (tideline.*) of the table
-    that holds the rows (append_only: the table; immutable, full_mutation: the version table the
-    model's view points at), so they are written, dropped and swapped together with the rows. -#}
+    Every model is a view over a version table `<model>__tl_v<N>`; a build (or an append_only
+    prime) writes a new version and swaps the view in one statement, an append writes into the
+    current version. The refresh time and what the next run needs live in that table's
+    TBLPROPERTIES (tideline.*), so they are written, dropped and swapped together with the rows. -#}
 
 {% macro mutability_types() %}
     {{- return(['immutable', 'full_mutation', 'append_only', 'ds_append_only']) -}}
 {% endmacro %}
 
-{#- The model's mutability settings, validated: {type, update_cron, along, min, max, settle}. -#}
+{#- The model's mutability settings, validated: {type, update_cron, along, min, max, settle, max_along_values}. -#}
 {% macro mutability_settings() %}
     {%- set model_name = model.name -%}
     {%- set materialized = config.get('materialized') -%}
@@ -28,7 +29,7 @@
     {%- else -%}
         {%- set kind = materialized -%}
         {%- set params = {'update_cron': config.get('update_cron'), 'along': config.get('along'), 'min': config.get('min'),
-                          'max': config.get('max'), 'settle': config.get('settle')} -%}
+                          'max': config.get('max'), 'settle': config.get('settle'), 'max_along_values': config.get('max_along_values')} -%}
     {%- endif -%}
     {%- if kind not in tideline.mutability_types() -%}
         {{ exceptions.raise_compiler_error("tideline: model " ~ model_name ~ ": mutability type " ~ (kind | tojson)
@@ -57,31 +58,41 @@
             {{ exceptions.raise_compiler_error("tideline: model " ~ model_name ~ ": min " ~ (low | tojson) ~ " is after max "
                 ~ (high | tojson) ~ "; accepted: min <= max") }}
         {%- endif -%}
-        {%- set settle = params.get('settle') if params.get('settle') is not none else 0 -%}
-        {%- if settle is not number or settle is boolean or (settle | int) != settle or settle < 0 -%}
-            {{ exceptions.raise_compiler_error("tideline: model " ~ model_name ~ ": settle " ~ (settle | tojson)
-                ~ " is invalid; accepted: an integer >= 0 (how many of the newest stored values of along to re-read)") }}
-        {%- endif -%}
-        {%- do settings.update({'min': low, 'max': high, 'settle': settle | int}) -%}
+        {%- do settings.update({'min': low, 'max': high,
+            'settle': tideline._whole_number(params, 'settle', 0, 0, 'how many of the newest stored values of along to re-read'),
+            'max_along_values': tideline._whole_number(params, 'max_along_values', 10000, 1,
+                'how many values of along one run may write; each is a partition')}) -%}
     {%- endif -%}
     {{- return(settings) -}}
 {% endmacro %}
 
-{#- tideline.* TBLPROPERTIES of a relation ({} when it does not exist). For a model's view
-    (immutable, full_mutation) they are those of the version table the view points at, so the
-    one `alter view` that swaps the data swaps its refresh time and SQL hash with it. -#}
-{% macro mutability_properties(relation) %}
-    {%- if relation is none -%}{{ return({}) }}{%- endif -%}
-    {%- set holder = relation -%}
-    {%- if relation.type == 'view' -%}
-        {%- set holder = tideline._view_version_table(relation) -%}
-        {%- if holder is none -%}{{ return({}) }}{%- endif -%}
+{#- An integer setting >= minimum, or the default when it is not set. -#}
+{% macro _whole_number(params, name, default, minimum, meaning) %}
+    {%- set value = params.get(name) if params.get(name) is not none else default -%}
+    {%- if value is not number or value is boolean or (value | int) != value or value < minimum -%}
+        {{ exceptions.raise_compiler_error("tideline: model " ~ model.name ~ ": " ~ name ~ " " ~ (value | tojson)
+            ~ " is invalid; accepted: an integer >= " ~ minimum ~ " (" ~ meaning ~ ")") }}
     {%- endif -%}
+    {{- return(value | int) -}}
+{% endmacro %}
+
+{#- tideline.* TBLPROPERTIES of a model ({} when it does not exist): those of the version table
+    its view points at, so the one `alter view` that swaps the rows swaps them too. -#}
+{% macro mutability_properties(relation) %}
+    {%- set holder = tideline._rows_table(relation) -%}
+    {%- if holder is none -%}{{ return({}) }}{%- endif -%}
     {%- set props = {} -%}
     {%- for row in tideline.query_rows('show tblproperties ' ~ holder) if (row[0] | string).startswith('tideline.') -%}
         {%- do props.update({row[0][9:]: row[1]}) -%}
     {%- endfor -%}
     {{- return(props) -}}
+{% endmacro %}
+
+{#- The table that holds a model's rows: for a view, the version table `<model>__tl_v<N>` it
+    selects from (none for a view tideline did not make); a table is its own. -#}
+{% macro _rows_table(relation) %}
+    {%- if relation is none -%}{{ return(none) }}{%- endif -%}
+    {{- return(tideline._view_version_table(relation) if relation.type == 'view' else relation) -}}
 {% endmacro %}
 
 {#- The version table `<model>__tl_v<N>` a model's view selects from (none for another view). -#}
@@ -120,13 +131,14 @@
     drop and a create in Spark, with a moment of no view between them): a reader sees the old
     rows or the new, never an empty or partial table or no table. The previous version is kept
     for readers still scanning it; the one before is dropped. Returns the number of rows built. -#}
-{% macro build_and_swap(relation, existing, model_sql, props) %}
+{% macro build_and_swap(relation, existing, model_sql, props, partition_by=none) %}
     {%- set old = tideline.mutability_properties(existing) -%}
     {%- set version = (old.get('version') or 0) | int + 1 -%}
     {%- set built = tideline._version_table(relation, version) -%}
     {%- do props.update({'version': version}) -%}
     {%- do tideline.exec('drop table if exists ' ~ built) -%}
-    {%- do tideline.exec('create table ' ~ built ~ ' using parquet ' ~ tideline._properties_sql(props) ~ ' as ' ~ model_sql) -%}
+    {%- do tideline.exec('create table ' ~ built ~ ' using parquet ' ~ ('partitioned by (' ~ partition_by ~ ') ' if partition_by else '')
+        ~ tideline._properties_sql(props) ~ ' as ' ~ model_sql) -%}
     {%- do tideline.checkpoint(model.name, 'built') -%}
     {%- if existing is not none and existing.type == 'view' -%}
         {%- do tideline.exec('alter view ' ~ relation ~ ' as select * from ' ~ built) -%}
@@ -222,7 +234,7 @@
 
 {#- append_only and ds_append_only. Returns the relation the model now is. -#}
 {% macro materialize_append_only(settings) %}
-    {%- set relation = this.incorporate(type='table') -%}
+    {%- set relation = this.incorporate(type='view') -%}
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
     {%- set window = tideline.append_window(settings, existing) -%}
     {%- set now = tideline.now() -%}
@@ -246,7 +258,14 @@
     {%- do tideline.exec('drop view if exists ' ~ staged) -%}
     {%- do tideline.exec('cache table ' ~ staged ~ ' as ' ~ new_rows) -%}
     {%- set keep = [settings.settle, 1] | max -%}
-    {%- set seen = tideline.query_rows('select count(*), cast(max(' ~ along ~ ') as string) from ' ~ staged)[0] -%}
+    {%- set seen = tideline.query_rows('select count(*), cast(max(' ~ along ~ ') as string), count(distinct ' ~ along ~ ') from ' ~ staged)[0] -%}
+    {%- if seen[2] > settings.max_along_values -%}
+        {#- each value becomes a partition: refuse before a run writes a directory per row -#}
+        {%- do tideline.exec('uncache table if exists ' ~ staged) -%}
+        {{ exceptions.raise_compiler_error("tideline: model " ~ model.name ~ ": this run would write " ~ seen[2] ~ " values of along "
+            ~ (along | tojson) ~ ", more than max_along_values " ~ settings.max_along_values ~ "; each value is a partition. "
+            ~ "Use a date-like along (ds), narrow [min, max] for the prime, or raise max_along_values. Nothing was written.") }}
+    {%- endif -%}
     {%- set fresh = tideline.query_rows('select cast(' ~ along ~ ' as string) from (select distinct ' ~ along ~ ' from ' ~ staged
         ~ ') order by ' ~ along ~ ' desc limit ' ~ keep) | map('first') | list -%}
     {%- set recent = (fresh + (fromjson(window.props.get('along_recent') or '[]') if not window.prime else [])) | unique | sort(reverse=true) | list -%}
@@ -255,14 +274,15 @@
                      'along_recent': (recent[:keep] | tojson)} -%}
     {%- if props.along_max is none -%}{%- do props.pop('along_max') -%}{%- endif -%}
     {%- if window.prime -%}
-        {%- do tideline.exec('drop table if exists ' ~ relation) -%}
-        {%- do tideline.exec('create table ' ~ relation ~ ' using parquet partitioned by (' ~ along ~ ') '
-            ~ tideline._properties_sql(props) ~ ' as select * from ' ~ staged) -%}
+        {#- a new version table, swapped in atomically as for full_mutation -#}
+        {%- do tideline.build_and_swap(relation, existing, 'select * from ' ~ staged, props, partition_by=along) -%}
     {%- else -%}
-        {#- dynamic partition overwrite: a rerun after a crash rewrites the same values, so nothing doubles -#}
-        {%- do tideline.exec('insert overwrite table ' ~ relation ~ ' partition (' ~ along ~ ') select * from ' ~ staged) -%}
+        {#- in place, by dynamic partition overwrite: a rerun after a crash rewrites the same values,
+            so nothing doubles; the properties follow -#}
+        {%- set holder = tideline._rows_table(existing) -%}
+        {%- do tideline.exec('insert overwrite table ' ~ holder ~ ' partition (' ~ along ~ ') select * from ' ~ staged) -%}
         {%- do tideline.checkpoint(model.name, 'appended') -%}
-        {%- do tideline.exec('alter table ' ~ relation ~ ' set ' ~ tideline._properties_sql(props)) -%}
+        {%- do tideline.exec('alter table ' ~ holder ~ ' set ' ~ tideline._properties_sql(props)) -%}
     {%- endif -%}
     {%- do tideline.exec('uncache table if exists ' ~ staged) -%}
     {%- do tideline.exec('drop view if exists ' ~ staged) -%}
