@@ -6,10 +6,13 @@ the table unchanged."""
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, Phase, example, given, settings
+from hypothesis import strategies as st
 
 from harness import Project, assert_rows_equal
 
@@ -160,6 +163,59 @@ def partial_landing(project, settle: int) -> list[int]:
 def test_the_seeds_partial_landing_hazard_and_settle(project, deps):
     assert partial_landing(project, settle=0) == [1, 2, 3, 5]       # booking 4 is never seen, as the seed warns
     assert partial_landing(project, settle=1) == [1, 2, 3, 4, 5]    # settle: 1 re-reads 2020-01-02
+
+
+def append_only_reference(stored: list[tuple], source_rows: list[tuple], settle: int) -> tuple[list[tuple], bool]:
+    """One later run of ds_append_only by its documented rule, independently of the macros: read
+    the source rows with ds > the largest stored ds (settle 0) or ds >= the settle-th newest
+    stored ds, and replace the stored rows of every ds read. Also says whether the run saw every
+    source row that the stored rows lack (true when nothing landed below its bound)."""
+    values = sorted({ds for _, ds in stored}, reverse=True)
+    if not values:
+        read = list(source_rows)
+    elif settle:
+        read = [r for r in source_rows if r[1] >= values[min(settle, len(values)) - 1]]
+    else:
+        read = [r for r in source_rows if r[1] > values[0]]
+    written = {ds for _, ds in read}
+    after = [r for r in stored if r[1] not in written] + read
+    return after, set(after) == set(source_rows)
+
+
+# Random landings of bookings in batches, one run after each: the table follows the rule above
+# after every run, and whenever no booking landed below what settle re-reads, it equals a prime
+# over everything (incremental equals rebuild). No shrinking: each step is a dbt run.
+@settings(max_examples=3, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
+          phases=[Phase.explicit, Phase.generate])
+@example(settle=0, batches=[[0, 0, 1], [1, 2]])     # the seed's partial landing: booking 4 is lost
+@example(settle=1, batches=[[0, 0, 1], [1, 2]])     # settle: 1 re-reads the newest day and keeps it
+@example(settle=2, batches=[[0, 1, 2], [1, 3], [3]])  # settle: 2 re-reads the two newest days
+@given(settle=st.integers(0, 2), batches=st.lists(st.lists(st.integers(0, 4), min_size=1, max_size=4), min_size=2, max_size=4))
+def test_append_only_runs_follow_the_rule_and_equal_a_prime_when_settle_covers_the_landings(project, deps, settle, batches):
+    project.runner.execute(f"drop table if exists {project.source_schema}.fct_bookings")
+    source(project, "fct_bookings", BOOKINGS)
+    landed: list[tuple] = []
+    stored: list[tuple] = []
+    covered = True
+    for step, batch in enumerate(batches):
+        rows = [(len(landed) + i + 1, dt.date(2020, 1, 1) + dt.timedelta(days=d)) for i, d in enumerate(batch)]
+        landed += rows
+        project.runner.execute(f"insert into {project.source_schema}.fct_bookings values "
+                               + ", ".join(f"({b}, date'{ds}')" for b, ds in rows))
+        now = f"2020-02-{step + 1:02d} 00:00"
+        if step == 0:
+            run(project, "bookings_ds_append_only", now, "--full-refresh", mutability__settle=settle)
+            stored = list(landed)
+        else:
+            run(project, "bookings_ds_append_only", now, mutability__settle=settle)
+            stored, complete = append_only_reference(stored, landed, settle)
+            covered = covered and complete
+        got = sorted(project.rows(f"select booking_id, ds from {project.fresh('bookings_ds_append_only')}"))
+        assert got == sorted(stored), f"settle {settle}, batches {batches}, after run {step}"
+    if covered:
+        run(project, "bookings_ds_append_only", now, "--full-refresh", mutability__settle=settle)
+        rebuilt = sorted(project.rows(f"select booking_id, ds from {project.fresh('bookings_ds_append_only')}"))
+        assert got == rebuilt == sorted(landed), f"settle {settle}, batches {batches}: incremental vs a prime"
 
 
 def test_append_only_reads_only_new_values_also_when_the_sql_ignores_the_bounds(project, deps):
