@@ -97,3 +97,21 @@ def test_java_missing(tmp_path):
                             env=env, capture_output=True, text=True)
     assert result.returncode == 1
     assert "Java was not found" in result.stderr and "Install Java 17" in result.stderr
+
+
+def test_a_failed_cluster_start_stops_what_it_started(tmp_path):
+    """A worker that cannot start makes `cluster up` fail with one line and stop the master it
+    had started, so nothing is left running (CI's `make test-cluster` stops at that line)."""
+    ports = {"TIDELINE_MASTER_PORT": "7377", "TIDELINE_MASTER_UI_PORT": "8380", "TIDELINE_WORKER_UI_PORT": "8381",
+             "TIDELINE_THRIFT_PORT": "10316"}
+    env = {**os.environ, **ports, "TIDELINE_CLUSTER_DIR": str(tmp_path), "TIDELINE_WORKER_MEMORY": "bogus"}
+    result = subprocess.run([sys.executable, "-m", "tideline_tools.cluster", "up"], env=env, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode != 0
+    assert "tideline cluster: master up" in result.stdout
+    assert "tideline cluster: master stopped" in result.stdout
+    assert "tideline cluster: the worker exited during start-up (status 1)" in result.stdout + result.stderr
+    assert not (tmp_path / "pids.json").exists()
+    import socket
+    with socket.socket() as sock:
+        assert sock.connect_ex(("127.0.0.1", 7377)) != 0, "the master still listens"

@@ -106,10 +106,17 @@ def _commands() -> dict[str, list[str]]:
 
 
 def _cmdline(pid: int) -> str | None:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return None
+    # A process in the middle of exec (spark-class execs java) shows an empty command line for
+    # a moment: read again before concluding anything. A zombie stays empty: it has exited.
+    for _ in range(20):
+        try:
+            line = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            return None
+        if line:
+            return line.replace(b"\0", b" ").decode(errors="replace")
+        time.sleep(0.05)
+    return ""
 
 
 def _read_pids() -> dict[str, dict]:
@@ -153,13 +160,14 @@ def _thrift_answers() -> bool:
         return False
 
 
-def _wait(what: str, ready, entry: dict) -> None:
+def _wait(what: str, ready, process: subprocess.Popen) -> None:
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:
         if ready():
             return
-        if not _alive(entry):
-            raise SystemExit(f"tideline cluster: the {what} exited during start-up; see {HOME / 'logs'}")
+        if process.poll() is not None:   # our own child: poll() knows, whatever exec did
+            raise SystemExit(f"tideline cluster: the {what} exited during start-up (status {process.returncode}); "
+                             f"see {HOME / 'logs'}")
         time.sleep(1)
     raise SystemExit(f"tideline cluster: the {what} did not answer within {STARTUP_SECONDS}s; see {HOME / 'logs'}")
 
@@ -193,7 +201,11 @@ def up() -> None:
         started[name] = {"pid": process.pid, "marker": marker}
         PIDS.write_text(json.dumps(started, indent=2))
         t0 = time.monotonic()
-        _wait(name, readiness[name], started[name])
+        try:
+            _wait(name, readiness[name], process)
+        except SystemExit:
+            down()   # leave nothing running behind a failed start
+            raise
         print(f"tideline cluster: {name} up (pid {process.pid}, {time.monotonic() - t0:.0f}s)")
     print(f"tideline cluster: Thrift server at {HOST}:{THRIFT_PORT}; dbt target `cluster`")
 
