@@ -51,13 +51,8 @@ class Project:
             "user_attributes": self.table("user_attributes"),
             "tl_incremental_manifest": self.table("tl_incremental_manifest"),
         }
-        manifest = self.fresh("tl_daily_aggregation_manifest")
-        state["aggregation_state"] = [dict(zip(("model", "event_date", "processed_rows", "skipped_rows"), r)) for r in self.rows(f"""
-            select model, event_date, processed_rows, skipped_rows from (
-                select *, row_number() over (partition by model, event_date order by batch desc, seq desc) as newest
-                from {manifest}
-                where batch in (select upper_limit from {self.relation('tl_incremental_manifest')} as m
-                                where m.model = {manifest}.model)) where newest = 1""")]
+        state["aggregation_state"] = [dict(zip(("model", "event_date", "processed_rows", "skipped_rows"), r)) for r in self.rows(
+            f"select model, event_date, processed_rows, skipped_rows from {self.fresh('tl_daily_aggregation_manifest')}")]
         return state
 
     # ---- loading -----------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """An independent reference of the time-based pipeline, in plain Python.
 
 It follows the rules as documented (README, macros/incremental/run_limits.sql,
-days_to_process.sql, models/tideline/tl_events_this_run.sql) from the raw source rows, with no
+days_to_process.sql, macros/incremental/filtered_events.sql) from the raw source rows, with no
 SQL of the models: the tests compare dbt's tables with what this computes.
 """
 

@@ -14,7 +14,7 @@ CONSUMER = Path(__file__).parent / "consumer_project"
 WORLD = EventWorld(seed=31, start=dt.datetime(2025, 10, 1), days=5, events_per_day=50, users=6,
                    app_ids=("website",), late_share=0.05)
 VARS = {"tideline__start_date": "2025-10-01", "tideline__now": "2025-10-12 00:00:00"}
-SELECT = ["tl_run_limits", "tl_events_this_run", "tl_filtered_events", "consumer_daily_events"]
+SELECT = ["tl_filtered_events", "consumer_daily_events"]
 
 
 def dates(project) -> list:

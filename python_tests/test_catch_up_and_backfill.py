@@ -19,7 +19,7 @@ WORLD = EventWorld(seed=5150, start=dt.datetime(2025, 9, 1), days=4, events_per_
 # caught-up tables must equal the uninterrupted ones exactly; the backfill test skips.
 VARS = {"tideline__start_date": "2025-09-01", "tideline__reprocess_days": 3650, "tideline__min_rows_to_process": 1}
 SKIPPING = {**VARS, "tideline__reprocess_days": 2, "tideline__min_rows_to_process": 4}
-MODELS = ["tl_run_limits", "tl_events_this_run", "tl_filtered_events", "daily_user_activity",
+MODELS = ["tl_filtered_events", "daily_user_activity",
           "daily_page_activity", "user_attributes"]
 TIMES = [dt.datetime(2025, 9, 2, 6), dt.datetime(2025, 9, 4, 6), dt.datetime(2025, 9, 9, 6)]
 
@@ -78,9 +78,8 @@ def test_custom_backfill_between_two_past_dates_moves_no_watermark(project, runn
     project.reset_models()
     for now in TIMES:
         project.dbt("run", "--select", *MODELS, vars={**SKIPPING, "tideline__now": str(now)})
-    state_sql = f"""select event_date, processed_rows, skipped_rows from (
-        select *, row_number() over (partition by event_date order by batch desc, seq desc) as newest
-        from {{}} where model = 'daily_user_activity') where newest = 1 order by event_date"""
+    state_sql = """select event_date, processed_rows, skipped_rows from {}
+        where model = 'daily_user_activity' order by event_date"""
     before = project.rows(state_sql.format(project.fresh("tl_daily_aggregation_manifest")))
     skipped = [r[0] for r in before if r[2] > 0]
     assert skipped, "the scenario should leave late rows skipped"
@@ -117,7 +116,7 @@ def test_bad_backfill_dates_are_refused(project, reference, dates, accepted):
 
 def test_a_full_refresh_of_the_filtered_events_alone_is_refused(project, reference):
     before = {t: project.table(t) for t in ("tl_filtered_events", "tl_incremental_manifest", "daily_user_activity")}
-    result = project.dbt("run", "--full-refresh", "--select", "tl_run_limits", "tl_events_this_run", "tl_filtered_events",
+    result = project.dbt("run", "--full-refresh", "--select", "tl_filtered_events",
                          "daily_page_activity", vars={**VARS, "tideline__now": str(TIMES[-1])}, expect_success=False)
     text = "\n".join(result.messages)
     assert ("tideline: --full-refresh of tl_filtered_events without the daily aggregates built on it "

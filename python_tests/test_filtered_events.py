@@ -1,7 +1,7 @@
 """Run limits, events this run and filtered events over several runs, against a reference.
 
 The reference is computed in Python from the raw source rows and the documented rules
-(macros/incremental/run_limits.sql, models/tideline/tl_events_this_run.sql), not from the
+(macros/incremental/run_limits.sql, macros/incremental/filtered_events.sql), not from the
 models' SQL: the first-loaded copy of an event_id wins, events before the start date and
 unwanted app ids are left out, and every event loaded up to the last run's upper limit is in.
 """
@@ -21,7 +21,7 @@ WORLD = EventWorld(
 )
 VARS = {"tideline__start_date": "2025-06-01", "tideline__app_id": ["website", "mobile"],
         "tideline__backfill_limit_days": 1, "tideline__dedupe_lookback_days": 3}
-MODELS = ["tl_run_limits", "tl_events_this_run", "tl_filtered_events"]
+MODELS = ["tl_filtered_events"]
 
 
 def run(project, now: str, expect_success: bool = True, **extra):
@@ -161,12 +161,26 @@ def test_rows_without_a_load_time_are_counted_and_never_processed(project):
 def test_a_state_table_of_another_version_is_refused_with_its_columns(project):
     project.reset()
     project.runner.execute(f"create schema {project.schema}")
+    old = f"{project.schema}.tl_state"
+    project.runner.execute(f"""create table {old} (run_id string, kind string, batch timestamp, model string)
+        using parquet partitioned by (model)""")
+    result = run(project, "2025-06-03 00:00:00", expect_success=False)
+    text = "\n".join(result.messages)
+    assert f"tideline: state table {old} has columns (run_id, kind, batch, model)" in text, text
+    assert "State is not migrated between versions" in text
+    tables = [r[1] for r in project.rows(f"show tables in {project.schema}") if not r[2]]   # not the session's temp views
+    assert tables == ["tl_state"]
+
+
+def test_a_state_table_of_the_earlier_layout_is_refused(project):
+    project.reset()
+    project.runner.execute(f"create schema {project.schema}")
     old = f"{project.schema}.tl_daily_aggregation_manifest"
     project.runner.execute(f"""create table {old} (event_date date, processed_rows bigint, skipped_rows bigint,
         last_processed_at timestamp, batch timestamp, model string) using parquet partitioned by (model)""")
     result = run(project, "2025-06-03 00:00:00", expect_success=False)
     text = "\n".join(result.messages)
-    assert f"tideline: state table {old} has columns (event_date, processed_rows, skipped_rows, last_processed_at, batch, model)" in text, text
-    assert "drop the tideline state tables" in text
-    tables = [r[1] for r in project.rows(f"show tables in {project.schema}") if not r[2]]   # not the session's temp views
+    assert f"tideline: state table {old} is a table of an earlier version of tideline" in text, text
+    assert "drop the old state tables" in text
+    tables = [r[1] for r in project.rows(f"show tables in {project.schema}") if not r[2]]
     assert tables == ["tl_daily_aggregation_manifest"]

@@ -18,7 +18,7 @@ FIRST_HOUR = WORLD.start.replace(tzinfo=None)
 LAST = WORLD.last_arrival().replace(tzinfo=None)
 HOURS = int((LAST - FIRST_HOUR).total_seconds() // 3600)
 BASE = {"tideline__start_date": "2025-08-01", "tideline__dedupe_lookback_days": 3}
-SELECT = ["tl_run_limits", "tl_events_this_run", "tl_filtered_events", "daily_user_activity", "user_attributes"]
+SELECT = ["tl_filtered_events", "daily_user_activity", "user_attributes"]
 CATCH_UP = {**BASE, "tideline__min_rows_to_process": 1, "tideline__reprocess_days": 3650,
             "tideline__backfill_limit_days": 3650, "tideline__now": str(LAST)}
 
@@ -30,7 +30,7 @@ run_step = st.fixed_dictionaries({
 })
 
 
-def comparable(project, table: str, drop=("_tl_batch",)) -> list[dict]:
+def comparable(project, table: str, drop=("_tl_batch", "_tl_run")) -> list[dict]:
     return [{k: v for k, v in row.items() if k not in drop} for row in project.table(table)]
 
 

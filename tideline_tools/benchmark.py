@@ -21,7 +21,7 @@ import time
 
 from .profile import PROJECT_DIR
 
-MODELS = ["tl_run_limits", "tl_events_this_run", "tl_filtered_events", "daily_user_activity",
+MODELS = ["tl_filtered_events", "daily_user_activity",
           "daily_page_activity", "user_attributes"]
 
 

@@ -30,100 +30,88 @@
     {{- return(days) -}}
 {% endmacro %}
 
-{#- Build one daily aggregate. Returns the SQL of its final statement, for statement('main'). -#}
-{% macro build_daily_aggregate(relation, model_sql, date_column, exists, full_refresh) %}
+{#- Build one daily aggregate: at most four statements.
+      1. decide: the days_to_process query over tl_state (nothing new: stop here, no trace);
+      2. write:  one insert overwrite of the processed dates, recomputed whole from their
+                 committed filtered events (a first build or --full-refresh builds a new table
+                 and swaps it in);
+      3. check:  which processed dates got rows from this run (a date that now has none still
+                 holds its old rows: dynamic partition overwrite leaves it) and rows written;
+                 the emptied dates are dropped in one more statement when there are any;
+      4. commit: one insert into tl_state: a row per changed date and the run row.
+    Returns {'rows_written': n} or none when there was nothing to do. -#}
+{% macro build_daily_aggregate(relation, model_sql, date_column, existing, full_refresh) %}
     {%- set model_name = relation.identifier -%}
     {%- set marker = '/* tideline: days to process */ true' -%}
     {%- if marker not in model_sql -%}
         {{ exceptions.raise_compiler_error("tideline: daily aggregate " ~ model_name ~ " must read its events with `from {{ tideline.filtered_events() }}`") }}
     {%- endif -%}
     {%- set backfill = tideline._daily_backfill_dates() -%}
-    {%- if backfill and not exists -%}
-        {{ exceptions.raise_compiler_error("tideline: cannot backfill " ~ model_name ~ ": it was never built; run it without tideline__backfill_dates first") }}
+    {%- if backfill and (existing is none or full_refresh) -%}
+        {{ exceptions.raise_compiler_error("tideline: cannot backfill " ~ model_name ~ ": "
+            ~ ("it was never built; run it without tideline__backfill_dates first" if existing is none
+               else "a --full-refresh rebuilds every date; run the backfill without --full-refresh")) }}
     {%- endif -%}
-    {%- set filtered_upper = tideline.watermark('tl_filtered_events')[1] -%}
-    {%- if filtered_upper is none -%}
-        {%- do log("tideline " ~ model_name ~ ": tl_filtered_events has no committed run yet; nothing to do", info=true) -%}
-        {{ return('select 1') }}
-    {%- endif -%}
-    {%- if full_refresh -%}
-        {%- do tideline.reset_state(model_name) -%}
-    {%- endif -%}
-    {%- set own_upper = none if full_refresh else tideline.watermark(model_name)[1] -%}
-    {%- set first_build = full_refresh or own_upper is none -%}
-    {%- set batch = own_upper if backfill else filtered_upper -%}
-    {%- set now = tideline.now() -%}
+    {%- set first_build = full_refresh or existing is none -%}
 
-    {#- 1. decide: one row per candidate date, kept for the statements below -#}
-    {%- set decisions = 'tl_days__' ~ model_name -%}
-    {%- do tideline.exec('drop view if exists ' ~ decisions) -%}
-    {%- do tideline.exec('cache table ' ~ decisions ~ ' as ' ~ tideline.days_to_process_sql(model_name, own_upper, filtered_upper, first_build, backfill)) -%}
-    {%- set process_dates = tideline.query_rows('select cast(event_date as string) from ' ~ decisions ~ ' where processed order by 1') | map('first') | list -%}
-    {%- set totals = tideline.query_rows('select count(*), coalesce(sum(case when not processed then late_rows end), 0) from ' ~ decisions)[0] -%}
+    {#- 1. decide -#}
+    {%- set plan = tideline.days_to_process(model_name, first_build, backfill) -%}
     {%- do tideline.checkpoint(model_name, 'decided') -%}
-    {%- if (totals[0] | int) == 0 and not first_build -%}
-        {#- nothing new and nothing pending: no write, no commit, so a rerun leaves no trace -#}
-        {%- do tideline.exec('uncache table if exists ' ~ decisions) -%}
-        {%- do tideline.log_run(model_name, own_upper, filtered_upper, 0, 0, 0) -%}
-        {{ return('select 0 as rows_written') }}
+    {%- set process_dates = plan.dates | selectattr('processed') | map(attribute='event_date') | list -%}
+    {%- set late_rows_skipped = plan.dates | rejectattr('processed') | sum(attribute='late_rows') -%}
+    {%- set changed = plan.dates | selectattr('processed') | list + (plan.dates | rejectattr('processed') | selectattr('new_rows') | list) -%}
+    {%- if plan.filtered_upper is none or (not changed and not first_build) -%}
+        {#- nothing new and nothing that became processable: no write, no commit, no trace -#}
+        {%- do log("tideline " ~ model_name ~ ": " ~ ("tl_filtered_events has no committed run yet" if plan.filtered_upper is none
+            else "nothing new since " ~ plan.watermark) ~ "; nothing to do", info=true) -%}
+        {{ return(none) }}
     {%- endif -%}
 
-    {#- 2. recompute the processed dates from their committed filtered events -#}
-    {%- set filtered = ref('tl_filtered_events') -%}
-    {%- set committed_rows = 'event_date in ' ~ tideline.date_list(process_dates)
-        ~ ' and _tl_batch in (' ~ tideline.committed_batches_sql('tl_filtered_events') ~ ') and _tl_batch <= ' ~ tideline.ts(filtered_upper) -%}
-    {%- set day_sql = model_sql | replace(marker, committed_rows) -%}
-    {%- set columns = get_columns_in_query(day_sql) -%}
-    {%- if date_column not in columns -%}
-        {{ exceptions.raise_compiler_error("tideline: daily aggregate " ~ model_name ~ " must return its date column `" ~ date_column ~ "` (config date_column); it returns " ~ columns | join(', ')) }}
-    {%- endif -%}
-    {%- set ordered = [] -%}
-    {%- for c in columns if c != date_column -%}{%- do ordered.append(c) -%}{%- endfor -%}
-    {%- do ordered.append(date_column) -%}
-    {%- set select_ordered = 'select ' ~ ordered | join(', ') ~ ' from (' ~ day_sql ~ ') as day_rows' -%}
-    {%- set written = [0] -%}
+    {#- 2. write -#}
+    {%- set filtered_rows -%}
+        {{- 'true' if first_build else 'event_date in ' ~ tideline.date_list(process_dates) }}
+        and _tl_batch <= {{ tideline.ts(plan.reads_up_to) }}
+    {%- endset -%}
+    {% set day_sql %}
+        select *, {{ tideline.ts(plan.reads_up_to) }} as _tl_batch, '{{ tideline.run_id() }}' as _tl_run
+        from ({{ model_sql | replace(marker, filtered_rows) }}) as day_rows
+    {% endset %}
+    {%- set written = {'rows': 0} -%}
     {%- if first_build -%}
-        {%- do tideline.exec('drop table if exists ' ~ relation) -%}
-        {%- do tideline.exec('create table ' ~ relation ~ ' using parquet partitioned by (' ~ date_column ~ ') as ' ~ select_ordered) -%}
-        {%- do written.append(tideline.query_rows('select count(*) from ' ~ relation)[0][0] | int) -%}
+        {%- do tideline.build_then_swap(relation, day_sql, date_column, existing) -%}
+        {%- do tideline.checkpoint(model_name, 'written') -%}
+        {%- do written.update({'rows': tideline.query_rows('select count(*) from ' ~ relation)[0][0] | int}) -%}
     {%- elif process_dates -%}
-        {%- set staged = 'tl_stage__' ~ model_name -%}
-        {%- do tideline.exec('drop view if exists ' ~ staged) -%}
-        {%- do tideline.exec('cache table ' ~ staged ~ ' as ' ~ select_ordered) -%}
-        {%- do tideline.exec('insert overwrite table ' ~ relation ~ ' partition (' ~ date_column ~ ') select * from ' ~ staged) -%}
-        {%- set present = tideline.query_rows('select distinct cast(' ~ date_column ~ ' as string) from ' ~ staged) | map('first') | list -%}
-        {%- for d in process_dates if d not in present -%}
-            {#- dynamic overwrite leaves a partition with no new rows untouched: clear it -#}
-            {%- do tideline.exec('alter table ' ~ relation ~ " drop if exists partition (" ~ date_column ~ " = date'" ~ d ~ "')") -%}
-        {%- endfor -%}
-        {%- do written.append(tideline.query_rows('select count(*) from ' ~ staged)[0][0] | int) -%}
-        {%- do tideline.exec('uncache table if exists ' ~ staged) -%}
-        {%- do tideline.exec('drop view if exists ' ~ staged) -%}
-    {%- endif -%}
-    {%- do tideline.checkpoint(model_name, 'written') -%}
+        {%- set columns = tideline.cached_columns(existing) or (adapter.get_columns_in_relation(existing) | map(attribute='name') | list) -%}
+        {% call statement('write', fetch_result=false) %}
+            insert overwrite table {{ relation }} partition ({{ date_column }})
+            select {{ columns | join(', ') }}
+            from ({{ day_sql }}) as new_rows
+            distribute by {{ date_column }}
+        {% endcall %}
+        {%- do tideline.checkpoint(model_name, 'written') -%}
 
-    {#- 3. record what each candidate date now reflects, then commit -#}
-    {%- set seq = 'coalesce((select max(seq) from ' ~ tideline.state_table('tl_daily_aggregation_manifest') ~ " where model = '" ~ model_name ~ "'), 0) + 1" -%}
-    {%- do tideline.exec('insert into ' ~ tideline.state_table('tl_daily_aggregation_manifest') ~ " partition (model = '" ~ model_name ~ "')"
-        ~ ' select d.event_date,'
-        ~ ' case when d.processed then coalesce(c.rows_now, 0) else d.processed_rows end,'
-        ~ ' case when d.processed then 0 else d.pending end,'
-        ~ ' case when d.processed then ' ~ tideline.ts(now) ~ ' else s.last_processed_at end,'
-        ~ ' ' ~ tideline.ts(batch) ~ ', ' ~ seq
-        ~ ' from ' ~ decisions ~ ' as d'
-        ~ ' left join (select event_date, count(*) as rows_now from ' ~ filtered ~ ' where ' ~ committed_rows ~ ' group by event_date) as c on c.event_date = d.event_date'
-        ~ ' left join (' ~ tideline.aggregation_state_sql(model_name) ~ ') as s on s.event_date = d.event_date') -%}
-    {%- do tideline.exec('insert into ' ~ tideline.state_table('tl_days_to_process') ~ " partition (model = '" ~ model_name ~ "')"
-        ~ ' select event_date, new_rows, late_rows, pending, processed, ' ~ tideline.ts(batch) ~ ', ' ~ tideline.ts(now) ~ ' from ' ~ decisions) -%}
-    {%- do tideline.checkpoint(model_name, 'recorded') -%}
-    {%- set rows_read = tideline.query_rows('select coalesce(sum(rows_now), 0) from (select count(*) as rows_now from ' ~ filtered ~ ' where ' ~ committed_rows ~ ')')[0][0] | int -%}
-    {%- if not backfill -%}
-        {%- do tideline.commit_run(model_name, own_upper, filtered_upper, filtered_upper, rows_read, written[-1], 0, 0,
-            process_dates | length, totals[1] | int) -%}
+        {#- 3. check -#}
+        {%- set found = tideline.query_rows('select cast(' ~ date_column ~ " as string), count_if(_tl_run = '" ~ tideline.run_id()
+            ~ "') from " ~ relation ~ ' where ' ~ date_column ~ ' in ' ~ tideline.date_list(process_dates) ~ ' group by 1') -%}
+        {%- set emptied = found | rejectattr(1) | map('first') | list -%}
+        {%- if emptied -%}
+            {%- set partitions = [] -%}
+            {%- for d in emptied -%}{%- do partitions.append("partition (" ~ date_column ~ " = date'" ~ d ~ "')") -%}{%- endfor -%}
+            {%- do tideline.exec('alter table ' ~ relation ~ ' drop if exists ' ~ partitions | join(', ')) -%}
+        {%- endif -%}
+        {%- do written.update({'rows': found | sum(attribute=1)}) -%}
+        {%- do tideline.checkpoint(model_name, 'checked') -%}
     {%- endif -%}
-    {%- do tideline.exec('uncache table if exists ' ~ decisions) -%}
-    {%- do tideline.exec('drop view if exists ' ~ decisions) -%}
+
+    {#- 4. commit -#}
+    {%- set rows_read = plan.dates | selectattr('processed') | sum(attribute='processed_rows') -%}
+    {%- do tideline.commit_run(model_name, {
+        'kind': 'backfill' if backfill else 'run', 'batch': plan.reads_up_to,
+        'lower_limit': plan.watermark, 'upper_limit': plan.reads_up_to, 'watermark': plan.reads_up_to,
+        'rows_read': rows_read, 'rows_written': written.rows, 'duplicates_dropped': 0, 'rows_rejected': 0,
+        'days_processed': process_dates | length, 'late_rows_skipped': late_rows_skipped}, changed, replace=first_build) -%}
     {%- do tideline.log_run(model_name ~ (' (backfill ' ~ backfill | join(' to ') ~ ')' if backfill else ''),
-        own_upper, filtered_upper, rows_read, written[-1], process_dates | length, late_rows_skipped=totals[1] | int) -%}
-    {{- return('select ' ~ written[-1] ~ ' as rows_written') -}}
+        plan.watermark, plan.reads_up_to, rows_read, written.rows, process_dates | length, late_rows_skipped=late_rows_skipped) -%}
+    {{- return({'rows_written': written.rows}) -}}
 {% endmacro %}

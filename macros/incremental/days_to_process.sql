@@ -15,82 +15,132 @@
     (min_rows_to_process: 1, reprocess_days: 3650) catches everything up.
 
     Invariant (tested): skipped(d) = the number of filtered events of d that M's aggregate of
-    d does not reflect. On a first build (or --full-refresh) every committed date is processed. -#}
+    d does not reflect. On a first build (or --full-refresh) every committed date is processed;
+    a backfill of [a, b] processes exactly those dates, up to M's own watermark. -#}
 
-{#- The SQL of M's per-date decisions: event_date, new_rows, late_rows, pending, processed. -#}
-{% macro days_to_process_sql(model_name, lower_batch, upper_batch, first_build, backfill) %}
+{#- One query over tl_state: a 'bounds' row (M's watermark, the filtered events' newest
+    committed batch, the batch this run reads up to), then one row per candidate date with
+    its decision and M's state for it after this run. -#}
+{% macro days_to_process_sql(model_name, first_build, backfill) %}
     {%- set min_rows = tideline.var_int('tideline__min_rows_to_process', 1) -%}
     {%- set reprocess_days = tideline.var_int('tideline__reprocess_days', 0) -%}
     {%- set now = tideline.now() -%}
-    with committed_filtered as (
-        {{ tideline.committed_batches_sql('tl_filtered_events') }}
+    with state as (
+        select *
+        from {{ tideline.state_table() }}
+        where model in ('{{ model_name }}', 'tl_filtered_events')
     ),
 
-    new_by_batch as (
-        -- a batch's log rows are identical when a crashed run was repeated: max() dedupes them
-        select batch, event_date, max(new_rows) as new_rows, max(late_rows) as late_rows
-        from {{ tideline.state_table('tl_filtered_events_log') }}
-        where batch in (select upper_limit from committed_filtered)
-            and batch <= {{ tideline.ts(upper_batch) }}
-            {%- if backfill %} and event_date between date'{{ backfill[0] }}' and date'{{ backfill[1] }}'
-            {%- elif not first_build %} and batch > {{ tideline.ts(lower_batch) }}{% endif %}
-        group by batch, event_date
+    bounds as (
+        select
+            {{ 'cast(null as timestamp)' if first_build else "max(case when model = '" ~ model_name ~ "' and kind = 'run' then batch end)" }} as watermark,
+            max(case when model = 'tl_filtered_events' and kind = 'run' then batch end) as filtered_upper
+        from state
     ),
 
+    reads as (
+        select
+            watermark,
+            filtered_upper,
+            {{ 'watermark' if backfill else 'filtered_upper' }} as reads_up_to
+        from bounds
+    ),
+
+    -- what the filtered events' committed batches added per date since M's watermark
     new_rows as (
-        select event_date, sum(new_rows) as new_rows, sum(late_rows) as late_rows
-        from new_by_batch
-        group by event_date
+        select state.event_date, sum(state.new_rows) as new_rows, sum(state.late_rows) as late_rows
+        from state
+        cross join reads
+        where
+            state.model = 'tl_filtered_events' and state.kind = 'date'
+            and state.batch <= reads.reads_up_to
+            {%- if backfill %}
+            and state.event_date between date'{{ backfill[0] }}' and date'{{ backfill[1] }}'
+            {%- else %}
+            and (reads.watermark is null or state.batch > reads.watermark)
+            {%- endif %}
+        group by state.event_date
     ),
 
-    skipped as (
-        {{ tideline.aggregation_state_sql(model_name) }}
+    -- M's newest state of each date
+    current_state as (
+        select event_date, processed_rows, skipped_rows, last_processed_at
+        from (
+            select
+                *,
+                row_number() over (partition by event_date order by committed_at desc) as newest
+            from state
+            where model = '{{ model_name }}' and kind = 'date' {{- ' and false' if first_build }}
+        ) as dates
+        where newest = 1
     ),
 
     candidates as (
         select
-            coalesce(n.event_date, s.event_date) as event_date,
+            coalesce(n.event_date, c.event_date) as event_date,
             coalesce(n.new_rows, 0) as new_rows,
             coalesce(n.late_rows, 0) as late_rows,
-            coalesce(s.skipped_rows, 0) as skipped_rows,
-            coalesce(s.processed_rows, 0) as processed_rows
+            coalesce(c.processed_rows, 0) as processed_before,
+            coalesce(c.skipped_rows, 0) as skipped_before,
+            c.last_processed_at
         from new_rows as n
-        full outer join {% if first_build or backfill %}(select * from skipped where false){% else %}skipped{% endif %} as s
-            on n.event_date = s.event_date
-        where coalesce(n.new_rows, 0) > 0 or coalesce(s.skipped_rows, 0) > 0
+        full outer join current_state as c on n.event_date = c.event_date
+        where coalesce(n.new_rows, 0) > 0 {{- ' or coalesce(c.skipped_rows, 0) > 0' if not backfill }}
+    ),
+
+    decisions as (
+        select
+            *,
+            skipped_before + late_rows as pending_rows,
+            {%- if backfill or first_build %}
+            true as processed
+            {%- else %}
+            (new_rows - late_rows > 0)
+            or (
+                skipped_before + late_rows >= {{ min_rows }}
+                and event_date >= date_sub(to_date({{ tideline.ts(now) }}), {{ reprocess_days }})
+            ) as processed
+            {%- endif %}
+        from candidates
     )
 
     select
-        event_date,
+        'bounds' as kind,
+        cast(watermark as string) as watermark,
+        cast(filtered_upper as string) as filtered_upper,
+        cast(reads_up_to as string) as reads_up_to,
+        null as event_date, null as new_rows, null as late_rows, null as pending_rows, null as processed,
+        null as processed_rows, null as skipped_rows, null as last_processed_at
+    from reads
+    union all
+    select
+        'date', null, null, null,
+        cast(event_date as string),
         new_rows,
         late_rows,
-        skipped_rows + late_rows as pending,
-        processed_rows,
-        {%- if backfill %}
-        event_date between date'{{ backfill[0] }}' and date'{{ backfill[1] }}' as processed
-        {%- elif first_build %}
-        true as processed
+        pending_rows,
+        processed,
+        {%- if backfill or first_build %}
+        new_rows,
         {%- else %}
-        (new_rows - late_rows > 0)
-        or (
-            skipped_rows + late_rows >= {{ min_rows }}
-            and event_date >= date_sub(to_date({{ tideline.ts(now) }}), {{ reprocess_days }})
-        ) as processed
+        case when processed then processed_before + skipped_before + new_rows else processed_before end,
         {%- endif %}
-    from candidates
+        case when processed then 0 else pending_rows end,
+        case when processed then {{ tideline.ts(now) }} else last_processed_at end
+    from decisions
 {% endmacro %}
 
-{#- M's current per-date state: the newest daily-manifest row of each date among M's committed
-    runs (rows of a run that died before its commit are ignored). -#}
-{% macro aggregation_state_sql(model_name) %}
-    select event_date, processed_rows, skipped_rows, last_processed_at
-    from (
-        select
-            *,
-            row_number() over (partition by event_date order by batch desc, seq desc) as newest
-        from {{ tideline.state_table('tl_daily_aggregation_manifest') }}
-        where model = '{{ model_name }}'
-            and batch in ({{ tideline.committed_batches_sql(model_name) }})
-    ) as state
-    where newest = 1
+{#- Run the decision query: {'watermark', 'filtered_upper', 'reads_up_to', 'dates': [dict per
+    candidate date]}. -#}
+{% macro days_to_process(model_name, first_build, backfill) %}
+    {%- set rows = tideline.query_rows(tideline.days_to_process_sql(model_name, first_build, backfill)) -%}
+    {%- set bounds = rows | selectattr(0, 'equalto', 'bounds') | first -%}
+    {%- set dates = [] -%}
+    {%- for r in rows if r[0] == 'date' -%}
+        {%- do dates.append({'event_date': r[4], 'new_rows': r[5] | int, 'late_rows': r[6] | int,
+            'pending_rows': r[7] | int, 'processed': r[8], 'processed_rows': r[9] | int,
+            'skipped_rows': r[10] | int, 'last_processed_at': r[11]}) -%}
+    {%- endfor -%}
+    {{- return({'watermark': bounds[1], 'filtered_upper': bounds[2], 'reads_up_to': bounds[3],
+                'dates': dates | sort(attribute='event_date')}) -}}
 {% endmacro %}

@@ -1,7 +1,21 @@
+{#- tl_filtered_events: the events the daily aggregates are built from, partitioned by event
+    date. A run (materialization tideline_filtered_events) sends at most four statements:
+
+      1. state:  the watermark (newest committed run of tl_filtered_events);
+      2. decide: one query that computes the run limits and everything the run will record
+                 (rows read, duplicates, rejected, rows without load time, per event date the
+                 new and the late rows);
+      3. write:  one append of this window's events (a first run or --full-refresh builds a
+                 new table and swaps it in instead);
+      4. commit: one insert into tl_state: a row per touched date and the run row.
+    A window without loads stops after step 2 and leaves no trace. A run that died before step
+    4 left rows whose _tl_run no run row names, and the rerun reads the same window again.
+    So the rows live in the table tl_filtered_events__tl_rows, and tl_filtered_events is a view
+    of its committed rows: what every reader, tideline's or an analyst's, sees. -#}
+
 {#- Which events of the window tl_filtered_events keeps: a derived_tstamp on or after the start
     date (late-loaded events from before it are ignored), a wanted app_id and event name (an
-    empty list wants all), and a usable event_id and derived_tstamp (the others are rejected
-    and counted in the manifest's rows_rejected). -#}
+    empty list wants all). -#}
 {% macro filtered_events_predicate() %}
     {%- set app_ids = tideline.var_string_list('tideline__app_id') -%}
     {%- set names = tideline.var_string_list('tideline__events_to_include') -%}
@@ -10,70 +24,217 @@
     {%- if names %} and event_name in {{ tideline.string_list(names) }}{% endif %}
 {% endmacro %}
 
+{#- Events without a usable event_id or derived_tstamp are rejected and counted (rows_rejected). -#}
 {% macro usable_event_predicate() %}
     event_id is not null and derived_tstamp is not null
 {% endmacro %}
 
-{#- The event dates this run adds filtered events to. -#}
-{% macro touched_dates(limits) %}
-    {%- set events_this_run = ref('tl_events_this_run') -%}
-    {%- if not execute -%}{{ return([]) }}{%- endif -%}
-    {%- set rows = tideline.query_rows("select distinct cast(to_date(derived_tstamp) as string) from " ~ events_this_run
-        ~ " where " ~ tideline.usable_event_predicate() ~ " and " ~ tideline.filtered_events_predicate() ~ " order by 1") -%}
-    {{- return(rows | map('first') | list) -}}
+{#- The source events of this run's window, one row per event_id, with the source's columns.
+
+    Duplicates are resolved here, deterministically: within the window the first-loaded copy
+    wins (then the earliest device time, then the other timestamps and the fingerprint as
+    tie-breakers); across runs, a copy whose event_id was already loaded before the window
+    (within tideline__dedupe_lookback_days of it, partition-pruned on load_date) loses to that
+    earlier copy, whatever its derived_tstamp. Rows without an event_id are left out (and
+    counted as rejected). The two markers are replaced by the run's limits. -#}
+{% macro events_this_run() %}
+    (
+        select first_copy.*
+        from (
+            select copies.first_copy
+            from (
+                select
+                    min_by(
+                        struct(source_rows.*),
+                        struct(load_tstamp, dvce_created_tstamp, derived_tstamp, collector_tstamp, event_fingerprint)
+                    ) as first_copy
+                from {{ source('tideline', 'events') }} as source_rows
+                where event_id is not null and /* tideline: run window */ true
+                group by event_id
+            ) as copies
+            left anti join (
+                select event_id
+                from {{ source('tideline', 'events') }}
+                where /* tideline: loaded before the window */ true
+            ) as loaded_before
+                on copies.first_copy.event_id = loaded_before.event_id
+        ) as winners
+    ) as events_this_run
+{%- endmacro %}
+
+{#- `sql` with the markers of events_this_run() replaced by this run's window (`upper_sql` a
+    timestamp literal, or the limits' scalar subquery inside the decide query). -#}
+{% macro with_run_window(sql, lower, upper_sql, upper_date) %}
+    {%- set lookback = tideline.var_int('tideline__dedupe_lookback_days', 0) -%}
+    {%- set loaded_before -%}
+        load_date between date_sub(date'{{ lower[1] }}', {{ lookback }}) and date'{{ lower[1] }}'
+        and load_tstamp <= {{ lower[0] }}
+    {%- endset -%}
+    {{- return(sql | replace('/* tideline: run window */ true', tideline.in_run_window(lower, upper_sql, upper_date))
+                   | replace('/* tideline: loaded before the window */ true', loaded_before)) -}}
 {% endmacro %}
 
-{#- post-hook of tl_filtered_events: log what this batch added per date, then commit. -#}
-{% macro commit_filtered_events() %}
-    {%- if not execute -%}{{ return('select 1') }}{%- endif -%}
-    {%- do tideline.checkpoint('tl_filtered_events', 'written') -%}
-    {%- set limits = tideline.current_run_limits() -%}
-    {%- set dates = tideline.touched_dates(limits) -%}
-    {%- set batch = tideline.ts(limits.upper) -%}
-    {%- do tideline.exec('insert into ' ~ tideline.state_table('tl_filtered_events_log')
-        ~ ' select event_date, count(*), count_if(load_date > event_date), ' ~ batch
-        ~ ' from ' ~ this ~ ' where event_date in ' ~ tideline.date_list(dates) ~ ' and _tl_batch = ' ~ batch
-        ~ ' group by event_date') -%}
-    {%- do tideline.checkpoint('tl_filtered_events', 'logged') -%}
-    {#- Rows without a load_tstamp belong to no window and are never processed; they are counted
-        (contract 4) among the window's load dates and the load_date-null partition. -#}
-    {%- set in_window = tideline.in_run_window(limits) -%}
-    {%- set counts = tideline.query_rows("select count_if(" ~ in_window ~ "), coalesce(max(case when " ~ in_window
-        ~ " then load_tstamp end), " ~ tideline.ts(limits.lower) ~ "), count_if(load_tstamp is null) from "
-        ~ source('tideline', 'events') ~ " where load_date is null or load_date between date'" ~ limits.lower_date
-        ~ "' and date'" ~ limits.upper_date ~ "'") -%}
-    {%- set without_load_time = counts[0][2] | int -%}
-    {%- if without_load_time > 0 -%}
-        {%- do exceptions.warn("tideline: " ~ without_load_time ~ " rows of " ~ source('tideline', 'events')
-            ~ " have no load_tstamp (load dates " ~ limits.lower_date ~ " to " ~ limits.upper_date
+{#- The model's rows for this run, with the commit columns. -#}
+{% macro _filtered_events_for_window(model_sql, lower, upper_sql, upper_date) %}
+    {% set select_sql %}
+        select *, {{ upper_sql }} as _tl_batch, '{{ tideline.run_id() }}' as _tl_run
+        from ({{ tideline.with_run_window(model_sql, lower, upper_sql, upper_date) }}) as filtered
+    {% endset %}
+    {{- return(select_sql) -}}
+{% endmacro %}
+
+{#- Step 2: the run limits and the run's counts, in one query. Returns {'limits': {...},
+    'dates': [[event_date, new_rows, late_rows], ...], 'totals': {...}}. -#}
+{% macro filtered_events_decide(model_sql, lower) %}
+    {%- set now = tideline.now() -%}
+    {%- set upper_sql = '(select upper_limit from limits)' -%}
+    {%- set kept = tideline._filtered_events_for_window(model_sql, lower, upper_sql, now[:10]) -%}
+    {%- set window = tideline.in_run_window(lower, upper_sql, now[:10]) -%}
+    {%- set source = source('tideline', 'events') -%}
+    {% set sql %}
+        with limits as (
+            {{ tideline.limits_sql(lower) }}
+        ),
+
+        kept as (
+            {{ kept }}
+        ),
+
+        per_date as (
+            select
+                cast(event_date as string) as event_date,
+                count(*) as new_rows,
+                count_if(load_date > event_date) as late_rows
+            from kept
+            group by event_date
+        ),
+
+        window_rows as (
+            select
+                count(*) as rows_read,
+                count_if(event_id is null) as rows_without_id,
+                cast(max(load_tstamp) as string) as watermark
+            from {{ source }}
+            where {{ window }}
+        ),
+
+        deduplicated as (
+            select count(*) as events, count_if(derived_tstamp is null) as without_time
+            from {{ tideline.with_run_window(tideline.events_this_run(), lower, upper_sql, now[:10]) }}
+        ),
+
+        -- rows without a load_tstamp belong to no window: counted (never silently dropped)
+        without_load_time as (
+            select count(*) as rows_without_load_time
+            from {{ source }}
+            where (load_date is null or load_date between date'{{ lower[1] }}' and date'{{ now[:10] }}')
+                and load_tstamp is null
+        )
+
+        select
+            'run' as kind, cast(null as string) as event_date, 0 as new_rows, 0 as late_rows,
+            cast(limits.lower_limit as string) as lower_limit, cast(limits.upper_limit as string) as upper_limit,
+            window_rows.rows_read, window_rows.rows_without_id, window_rows.watermark,
+            deduplicated.events, deduplicated.without_time, without_load_time.rows_without_load_time
+        from limits
+        cross join window_rows
+        cross join deduplicated
+        cross join without_load_time
+        union all
+        select 'date', event_date, new_rows, late_rows, null, null, null, null, null, null, null, null
+        from per_date
+    {% endset %}
+    {%- set rows = tideline.query_rows(sql) -%}
+    {%- set run = rows | selectattr(0, 'equalto', 'run') | first -%}
+    {%- set dates = [] -%}
+    {%- for r in rows if r[0] == 'date' -%}{%- do dates.append([r[1], r[2] | int, r[3] | int]) -%}{%- endfor -%}
+    {%- set written = dates | sum(attribute=1) -%}
+    {{- return({
+        'lower': run[4], 'upper': run[5], 'watermark': run[8] or run[4],
+        'rows_read': run[6] | int, 'rows_rejected': (run[7] | int) + (run[10] | int),
+        'duplicates_dropped': (run[6] | int) - (run[9] | int) - (run[7] | int),
+        'rows_without_load_time': run[11] | int, 'rows_written': written, 'dates': dates | sort(attribute=0)}) -}}
+{% endmacro %}
+
+{#- The whole run of tl_filtered_events (steps 1 to 4 above). `relation` is the model's view. -#}
+{% macro build_filtered_events(relation, model_sql, full_refresh) %}
+    {%- set model_name = relation.identifier -%}
+    {%- for marker in ['/* tideline: run window */ true', '/* tideline: loaded before the window */ true'] if marker not in model_sql -%}
+        {{ exceptions.raise_compiler_error("tideline: " ~ model_name ~ " must read its events with `from {{ tideline.events_this_run() }}`") }}
+    {%- endfor -%}
+    {%- set rows_relation = relation.incorporate(path={'identifier': model_name ~ '__tl_rows'}, type='table') -%}
+    {%- set existing = adapter.get_relation(database=none, schema=relation.schema, identifier=rows_relation.identifier) -%}
+
+    {#- 1. state -#}
+    {%- set first_run = full_refresh or existing is none -%}
+    {%- set watermark = none -%}
+    {%- if not first_run -%}
+        {%- set watermark = tideline.query_rows("select cast(max(watermark) as string) from " ~ tideline.state_table()
+            ~ " where model = '" ~ model_name ~ "' and kind = 'run'")[0][0] -%}
+        {%- set first_run = watermark is none -%}
+    {%- endif -%}
+    {%- set lower = tideline.lower_limit(watermark) -%}
+
+    {#- 2. decide -#}
+    {%- set run = tideline.filtered_events_decide(model_sql, lower) -%}
+    {%- do tideline.checkpoint(model_name, 'decided') -%}
+    {%- if run.rows_read == 0 -%}
+        {#- a window without loads changes nothing: no write, no commit, no trace -#}
+        {%- do tideline.log_run(model_name, none if first_run else run.lower, run.upper, 0, 0, 0,
+            rows_without_load_time=run.rows_without_load_time) -%}
+        {%- do tideline.warn_rows_without_load_time(run) -%}
+        {{ return(none) }}
+    {%- endif -%}
+
+    {#- 3. write -#}
+    {%- set select_sql = tideline._filtered_events_for_window(model_sql, lower, tideline.ts(run.upper), run.upper[:10]) -%}
+    {%- if first_run -%}
+        {%- do tideline.build_then_swap(rows_relation, select_sql ~ ' distribute by event_date', 'event_date', existing) -%}
+    {%- else -%}
+        {%- set columns = tideline.cached_columns(existing) or (adapter.get_columns_in_relation(existing) | map(attribute='name') | list) -%}
+        {% call statement('write', fetch_result=false) %}
+            insert into {{ rows_relation }} partition (event_date)
+            select {{ columns | join(', ') }}
+            from ({{ select_sql }}) as new_rows
+            distribute by event_date
+        {% endcall %}
+    {%- endif -%}
+    {%- do tideline.checkpoint(model_name, 'written') -%}
+    {%- if adapter.get_relation(database=none, schema=relation.schema, identifier=model_name) is none -%}
+        {% call statement('view', fetch_result=false) %}
+            create or replace view {{ relation }} as
+            select * from {{ rows_relation }}
+            where _tl_run in ({{ tideline.committed_runs_sql(model_name) }})
+        {% endcall %}
+    {%- endif -%}
+
+    {#- 4. commit -#}
+    {%- set date_rows = [] -%}
+    {%- for d in run.dates -%}
+        {%- do date_rows.append({'event_date': d[0], 'new_rows': d[1], 'late_rows': d[2]}) -%}
+    {%- endfor -%}
+    {%- do tideline.commit_run(model_name, {
+        'kind': 'run', 'batch': run.upper, 'lower_limit': run.lower, 'upper_limit': run.upper,
+        'watermark': run.watermark, 'rows_read': run.rows_read, 'rows_written': run.rows_written,
+        'duplicates_dropped': run.duplicates_dropped, 'rows_rejected': run.rows_rejected,
+        'days_processed': run.dates | length, 'late_rows_skipped': 0,
+        'rows_without_load_time': run.rows_without_load_time}, date_rows, replace=first_run) -%}
+    {%- do tideline.warn_rows_without_load_time(run) -%}
+    {%- do tideline.log_run(model_name, none if first_run else run.lower, run.upper, run.rows_read, run.rows_written,
+        run.dates | length, duplicates_dropped=run.duplicates_dropped, rows_rejected=run.rows_rejected,
+        rows_without_load_time=run.rows_without_load_time) -%}
+    {{- return(run) -}}
+{% endmacro %}
+
+{% macro warn_rows_without_load_time(run) %}
+    {%- if run.rows_without_load_time > 0 -%}
+        {%- do exceptions.warn("tideline: " ~ run.rows_without_load_time ~ " rows of " ~ source('tideline', 'events')
+            ~ " have no load_tstamp (load dates " ~ run.lower[:10] ~ " to " ~ tideline.now()[:10]
             ~ " or none); no window can read them. Set their load_tstamp (and load_date) to load them.") -%}
     {%- endif -%}
-    {%- set kept = tideline.query_rows("select count(*), count_if(not (" ~ tideline.usable_event_predicate() ~ ")), count_if("
-        ~ tideline.usable_event_predicate() ~ " and " ~ tideline.filtered_events_predicate() ~ ") from " ~ ref('tl_events_this_run')) -%}
-    {%- set rows_read = counts[0][0] | int -%}
-    {%- set distinct_events = kept[0][0] | int -%}
-    {%- set rejected = kept[0][1] | int -%}
-    {%- set written = kept[0][2] | int -%}
-    {#- A window without loads changes nothing: no commit, so a rerun of it leaves no trace. -#}
-    {%- if rows_read > 0 -%}
-        {%- do tideline.commit_run('tl_filtered_events', limits.lower, limits.upper, counts[0][1], rows_read, written,
-            rows_read - distinct_events, rejected, dates | length, 0, without_load_time) -%}
-    {%- endif -%}
-    {%- do tideline.log_run('tl_filtered_events', limits.lower, limits.upper, rows_read, written, dates | length,
-        duplicates_dropped=rows_read - distinct_events, rows_rejected=rejected, rows_without_load_time=without_load_time) -%}
-    {{- return('select 1') -}}
 {% endmacro %}
 
-{#- pre-hook of tl_filtered_events: on --full-refresh its history starts again. -#}
-{% macro reset_filtered_events() %}
-    {%- if execute and should_full_refresh() -%}
-        {%- do tideline.reset_state('tl_filtered_events') -%}
-        {%- do tideline.exec('truncate table ' ~ tideline.state_table('tl_filtered_events_log')) -%}
-    {%- endif -%}
-    {{- return('select 1') -}}
-{% endmacro %}
-
-{#- Rebuilding the filtered events renews their commit batches, which the daily aggregates keep
+{#- Rebuilding the filtered events renews their commit runs, which the daily aggregates keep
     their watermarks over: an aggregate left out of that --full-refresh would silently stop
     seeing rows. So the refresh must select every built daily aggregate too (nothing is written
     otherwise). Called by the on-run-start hook, before any model runs. -#}
@@ -82,8 +243,8 @@
     {%- if not flags.FULL_REFRESH or not (filtered_uids | select('in', selected_resources) | list) -%}{{ return(none) }}{%- endif -%}
     {%- set selected = [] -%}
     {%- for uid in selected_resources if uid in graph.nodes -%}{%- do selected.append(graph.nodes[uid].name) -%}{%- endfor -%}
-    {%- set with_state = tideline.query_rows("select distinct model from " ~ tideline.state_table('tl_incremental_manifest')
-        ~ " where model <> 'tl_filtered_events'") | map('first') | list -%}
+    {%- set with_state = tideline.query_rows("select distinct model from " ~ tideline.state_table()
+        ~ " where kind = 'run' and model <> 'tl_filtered_events'") | map('first') | list -%}
     {%- set left_behind = [] -%}
     {%- for node in graph.nodes.values() if node.resource_type == 'model' and node.config.materialized == 'tideline_daily_aggregate'
             and node.name in with_state and node.name not in selected -%}

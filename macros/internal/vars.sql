@@ -74,9 +74,11 @@
 {% endmacro %}
 
 {#- "Now" for every rule that needs it: tideline__now when set (tests, replays), else the
-    run's start. Returned as 'YYYY-MM-DD HH:MM:SS' in UTC. -#}
+    environment variable TIDELINE_NOW (a scheduler replaying a logical date: unlike a var, it
+    keeps dbt's partial parsing), else the run's start. Returned as 'YYYY-MM-DD HH:MM:SS' in UTC. -#}
 {% macro now() %}
     {%- set value = tideline.tl_var('tideline__now') -%}
+    {%- if value is none or value == '' -%}{%- set value = env_var('TIDELINE_NOW', '') -%}{%- endif -%}
     {%- if value is none or value == '' -%}
         {{- return(run_started_at.astimezone(modules.pytz.utc).strftime('%Y-%m-%d %H:%M:%S')) -}}
     {%- endif -%}

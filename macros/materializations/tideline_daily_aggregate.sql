@@ -4,12 +4,11 @@
     {%- set date_column = config.get('date_column', 'event_date') -%}
     {%- set target_relation = this.incorporate(type='table') -%}
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
-    {%- set full_refresh = should_full_refresh() or existing is none -%}
 
     {{ run_hooks(pre_hooks) }}
-    {%- set final_sql = tideline.build_daily_aggregate(target_relation, sql, date_column, existing is not none, full_refresh) -%}
-    {% call statement('main') %}{{ final_sql }}{% endcall %}
+    {%- set result = tideline.build_daily_aggregate(target_relation, sql, date_column, existing, should_full_refresh()) -%}
+    {%- do tideline.store_main('tideline: ' ~ (result.rows_written if result else 0) ~ ' rows written') -%}
     {{ run_hooks(post_hooks) }}
 
-    {{ return({'relations': [target_relation]}) }}
+    {{ return({'relations': [target_relation] if (result or existing) else []}) }}
 {% endmaterialization %}

@@ -1,0 +1,232 @@
+{#- tideline's run machinery, shared by every capability: one state table, one commit per run.
+
+    tl_state is a plain parquet table in the target schema, append-only and partitioned by
+    model. A run of a model reads its state with one query and, once its data is written,
+    commits with ONE insert of all its state rows: the rows about its dates (kind 'date') and
+    the run row itself (kind 'run', or 'backfill' for a run that moves no watermark). The
+    insert writes a single file, so the run row and the rows it vouches for appear together
+    or not at all: a run that died before its commit leaves no state, and its data rows carry
+    a run id (_tl_run) that no run row names, so readers ignore them.
+
+    Every table tideline writes carries _tl_batch (the commit time of its rows: for the
+    pipeline, the upper limit of the load window they came from) and _tl_run (the dbt
+    invocation that wrote them). Consumers keep their watermarks over batch.
+
+    Analysts read the views over tl_state: tl_incremental_manifest (one row per committed run),
+    tl_daily_aggregation_manifest (per model and date, the newest state), tl_days_to_process
+    (every decision) and tl_filtered_events_log (what each batch added per date). -#}
+
+{% macro state_table(name='tl_state') %}
+    {{- return(target.schema ~ '.' ~ name) -}}
+{% endmacro %}
+
+{#- The columns of tl_state, defined once: created from here and checked against here. -#}
+{% macro state_columns() %}
+    {{- return([
+        ['run_id', 'string'], ['kind', 'string'], ['batch', 'timestamp'], ['run_now', 'timestamp'],
+        ['committed_at', 'timestamp'],
+        ['lower_limit', 'timestamp'], ['upper_limit', 'timestamp'], ['watermark', 'timestamp'],
+        ['rows_read', 'bigint'], ['rows_written', 'bigint'], ['duplicates_dropped', 'bigint'],
+        ['rows_rejected', 'bigint'], ['days_processed', 'int'], ['late_rows_skipped', 'bigint'],
+        ['rows_without_load_time', 'bigint'],
+        ['event_date', 'date'], ['new_rows', 'bigint'], ['late_rows', 'bigint'], ['pending_rows', 'bigint'],
+        ['processed', 'boolean'], ['processed_rows', 'bigint'], ['skipped_rows', 'bigint'],
+        ['last_processed_at', 'timestamp'],
+        ['model', 'string'],
+    ]) -}}
+{% endmacro %}
+
+{#- The analysts' views over tl_state; each reads committed rows only (all rows are). -#}
+{% macro state_views() %}
+    {%- set state = tideline.state_table() -%}
+    {%- set views = {} -%}
+    {% set sql %}
+        select model, run_id, kind, lower_limit, upper_limit, watermark, rows_read, rows_written,
+            duplicates_dropped, rows_rejected, days_processed, late_rows_skipped, rows_without_load_time,
+            run_now, committed_at
+        from {{ state }}
+        where kind = 'run'
+    {% endset %}
+    {%- do views.update({'tl_incremental_manifest': sql}) -%}
+    {% set sql %}
+        select model, event_date, processed_rows, skipped_rows, last_processed_at, batch, run_id, committed_at
+        from (
+            select
+                *,
+                row_number() over (partition by model, event_date order by committed_at desc) as newest
+            from {{ state }}
+            where kind = 'date' and model <> 'tl_filtered_events'
+        ) as dates
+        where newest = 1
+    {% endset %}
+    {%- do views.update({'tl_daily_aggregation_manifest': sql}) -%}
+    {% set sql %}
+        select model, event_date, new_rows, late_rows, pending_rows, processed, batch, run_now, run_id
+        from {{ state }}
+        where kind = 'date' and model <> 'tl_filtered_events'
+    {% endset %}
+    {%- do views.update({'tl_days_to_process': sql}) -%}
+    {% set sql %}
+        select event_date, new_rows, late_rows, batch, run_id
+        from {{ state }}
+        where kind = 'date' and model = 'tl_filtered_events'
+    {% endset %}
+    {%- do views.update({'tl_filtered_events_log': sql}) -%}
+    {{- return(views) -}}
+{% endmacro %}
+
+{#- The columns of a cached relation, from the information dbt's relation cache already holds
+    (no statement); none when the cache has no column list for it. -#}
+{% macro cached_columns(relation) %}
+    {%- set information = relation.information if relation is not none and relation.information is defined else none -%}
+    {%- if not information -%}{{ return(none) }}{%- endif -%}
+    {%- set columns = [] -%}
+    {%- for m in modules.re.finditer('(?m)^ \|-- (.*?): (.*?) \(nullable', information) -%}
+        {%- do columns.append(m.group(1) | lower) -%}
+    {%- endfor -%}
+    {{- return(columns or none) -}}
+{% endmacro %}
+
+{#- on-run-start: create tl_state and its views when missing, and refuse a state table of
+    another version (state is not migrated). With everything in place it sends no statement:
+    dbt's relation cache already knows the tables and their columns. -#}
+{% macro ensure_state_tables() %}
+    {%- if not execute -%}{{ return('select 1') }}{%- endif -%}
+    {#- checks first, so that a refused run has created nothing -#}
+    {%- set wanted = tideline.state_columns() | map('first') | list -%}
+    {%- set relation = adapter.get_relation(database=none, schema=target.schema, identifier='tl_state') -%}
+    {%- if relation is not none -%}
+        {%- set found = tideline.cached_columns(relation) -%}
+        {%- if found is none -%}
+            {%- set found = adapter.get_columns_in_relation(relation) | map(attribute='name') | map('lower') | list -%}
+        {%- endif -%}
+        {%- if found != wanted -%}
+            {{ exceptions.raise_compiler_error("tideline: state table " ~ tideline.state_table() ~ " has columns ("
+                ~ found | join(', ') ~ "), this version of tideline expects (" ~ wanted | join(', ')
+                ~ "). State is not migrated between versions: drop " ~ tideline.state_table()
+                ~ " and rebuild with dbt run --full-refresh.") }}
+        {%- endif -%}
+    {%- endif -%}
+    {%- set missing_views = [] -%}
+    {%- for name in tideline.state_views() -%}
+        {%- set existing = adapter.get_relation(database=none, schema=target.schema, identifier=name) -%}
+        {%- if existing is not none and existing.type != 'view' -%}
+            {{ exceptions.raise_compiler_error("tideline: state table " ~ tideline.state_table(name)
+                ~ " is a table of an earlier version of tideline; this version keeps its state in " ~ tideline.state_table()
+                ~ " and " ~ name ~ " is a view over it. State is not migrated between versions: drop the old state tables ("
+                ~ tideline.state_views().keys() | join(', ') ~ ") and rebuild with dbt run --full-refresh.") }}
+        {%- endif -%}
+        {%- if existing is none -%}{%- do missing_views.append(name) -%}{%- endif -%}
+    {%- endfor -%}
+    {%- do tideline.refuse_partial_full_refresh() -%}
+
+    {%- if relation is none -%}
+        {%- do tideline.exec('create schema if not exists ' ~ target.schema) -%}
+        {%- set defs = [] -%}
+        {%- for c in tideline.state_columns() -%}{%- do defs.append(c[0] ~ ' ' ~ c[1]) -%}{%- endfor -%}
+        {% call statement('create_tl_state') %}
+            create table if not exists {{ tideline.state_table() }} ({{ defs | join(', ') }})
+            using parquet partitioned by (model)
+        {% endcall %}
+    {%- endif -%}
+    {%- for name in missing_views -%}
+        {% call statement('create_' ~ name) %}
+            create or replace view {{ tideline.state_table(name) }} as {{ tideline.state_views()[name] }}
+        {% endcall %}
+    {%- endfor -%}
+    {{- return('select 1') -}}
+{% endmacro %}
+
+{#- The id of this dbt invocation: it names every state row and data row a run writes. -#}
+{% macro run_id() %}
+    {{- return(invocation_id) -}}
+{% endmacro %}
+
+{#- The run ids of a model's committed runs up to a batch, as a subquery (readers of a
+    tideline table keep only rows whose _tl_run is among them). -#}
+{% macro committed_runs_sql(model_name, up_to_batch=none) %}
+    select run_id from {{ tideline.state_table() }}
+    where model = '{{ model_name }}' and kind = 'run'
+    {%- if up_to_batch is not none %} and batch <= {{ tideline.ts(up_to_batch) }}{% endif %}
+{% endmacro %}
+
+{#- A typed SQL literal for a state column. -#}
+{% macro _state_value(value, type) %}
+    {%- if value is none -%}{{ return('cast(null as ' ~ type ~ ')') }}{%- endif -%}
+    {%- if type == 'timestamp' -%}{{ return(tideline.ts(value)) }}{%- endif -%}
+    {%- if type == 'date' -%}{{ return("date'" ~ (value | string)[:10] ~ "'") }}{%- endif -%}
+    {%- if type == 'string' -%}{{ return("'" ~ (value | replace("\\", "\\\\") | replace("'", "\\'")) ~ "'") }}{%- endif -%}
+    {%- if type == 'boolean' -%}{{ return('true' if value else 'false') }}{%- endif -%}
+    {{- return('cast(' ~ value ~ ' as ' ~ type ~ ')') -}}
+{% endmacro %}
+
+{#- Commit a run: one insert of its date rows and its run row (a dict each; missing columns
+    are null), in one file. With replace=true (a --full-refresh) the insert replaces the
+    model's whole state instead: the rebuilt table has been swapped in by then, so the old
+    state describes nothing any more. -#}
+{% macro commit_run(model_name, run_row, date_rows=[], replace=false) %}
+    {%- set columns = tideline.state_columns()[:-1] -%}
+    {%- set common = {'run_id': tideline.run_id(), 'run_now': tideline.now(), 'batch': run_row.get('batch')} -%}
+    {%- set rows = [] -%}
+    {%- for row in date_rows + [run_row] -%}
+        {%- set full = {'kind': 'date'} -%}
+        {%- do full.update(common) -%}
+        {%- do full.update(row) -%}
+        {%- set values = [] -%}
+        {%- for c in columns -%}
+            {%- if c[0] == 'committed_at' -%}
+                {%- do values.append('current_timestamp()') -%}
+            {%- else -%}
+                {%- do values.append(tideline._state_value(full.get(c[0]), c[1])) -%}
+            {%- endif -%}
+        {%- endfor -%}
+        {%- do rows.append('(' ~ values | join(', ') ~ ')') -%}
+    {%- endfor -%}
+    {% call statement('commit', fetch_result=false) %}
+        insert {{ 'overwrite table' if replace else 'into' }} {{ tideline.state_table() }} partition (model = '{{ model_name }}')
+        select /*+ coalesce(1) */ * from values
+            {{ rows | join(',\n            ') }}
+        as state({{ columns | map('first') | join(', ') }})
+    {% endcall %}
+{% endmacro %}
+
+{#- One line per model per run in dbt's log (contract 6). -#}
+{% macro log_run(model_name, lower, upper, rows_read, rows_written, days, duplicates_dropped=0, rows_rejected=0, late_rows_skipped=0, rows_without_load_time=0) %}
+    {%- set window = ('window (' ~ lower ~ ', ' ~ upper ~ ']') if lower is not none else ('first window, up to ' ~ upper) -%}
+    {{ log("tideline " ~ model_name ~ ": " ~ window ~ ", rows read " ~ rows_read
+           ~ ", rows written " ~ rows_written ~ ", dates processed " ~ days ~ ", late rows skipped " ~ late_rows_skipped
+           ~ ", duplicates dropped " ~ duplicates_dropped ~ ", rows rejected " ~ rows_rejected
+           ~ (", WARNING: source rows without load_tstamp (never processed) " ~ rows_without_load_time if rows_without_load_time | int > 0 else ""), info=true) }}
+{% endmacro %}
+
+{#- Test-only fault injection (contract 2's tests): with --vars '{tideline__fail_at: "<model>:<step>"}'
+    the run fails right after that step, as a killed process would. -#}
+{% macro checkpoint(model_name, step) %}
+    {%- if var('tideline__fail_at', none) == model_name ~ ':' ~ step -%}
+        {{ exceptions.raise_compiler_error("tideline: injected failure after " ~ model_name ~ ":" ~ step) }}
+    {%- endif -%}
+{% endmacro %}
+
+{#- The model's result for dbt (a materialization must leave a 'main' result): stored, not
+    queried, so that it costs no statement. -#}
+{% macro store_main(message) %}
+    {%- do store_result('main', response=message) -%}
+{% endmacro %}
+
+{#- Build a table anew without leaving readers with nothing when the build fails: create
+    <name>__tl_new from the select, then drop the old table and rename the new one in its
+    place. Without an old table, build it in place. -#}
+{% macro build_then_swap(relation, select_sql, partition_by, existing) %}
+    {%- set staged = relation if existing is none else relation.incorporate(path={'identifier': relation.identifier ~ '__tl_new'}) -%}
+    {%- if existing is not none -%}
+        {%- do tideline.exec('drop table if exists ' ~ staged) -%}
+    {%- endif -%}
+    {% call statement('build', fetch_result=false) %}
+        create table {{ staged }} using parquet partitioned by ({{ partition_by }}) as
+        {{ select_sql }}
+    {% endcall %}
+    {%- if existing is not none -%}
+        {%- do tideline.exec('drop table ' ~ relation) -%}
+        {%- do tideline.exec('alter table ' ~ staged ~ ' rename to ' ~ relation) -%}
+    {%- endif -%}
+{% endmacro %}

@@ -1,0 +1,276 @@
+"""Peer benchmark (not a test): tideline vs dbt microbatch vs a hand-written PySpark job.
+
+    python -m tideline_tools.peer_benchmark                 # 30 days, 3000 events a day, 200 users
+    python -m tideline_tools.peer_benchmark --days 10       # a quicker look
+
+The simulation: Snowplow-shaped events over `--days` days, loaded every hour, `--late-share` of
+them loaded 1 to `--max-late-days` days late. Every day at midnight each system runs once and
+sees only what was loaded by then; each computes page views and events per user and event date:
+
+  * tideline        `tl_filtered_events` + one `tideline_daily_aggregate` (reprocess_days 14,
+                    min_rows_to_process 1: exact), project tideline_tools/peer/tideline;
+  * microbatch L    dbt's `microbatch` strategy with a lookback of L days (3 and 10), as dbt
+                    schedules it: the batches from L days before today's up to now,
+                    project tideline_tools/peer/microbatch;
+  * hand-written    a PySpark job in the same SparkSession: read the new load, append it to an
+                    events-by-date table, recompute the touched dates, overwrite their partitions.
+
+The systems take turns in a rotating order each day, so a slow period of this shared machine
+hits them all alike. After the last run each table is compared with one aggregate over
+everything loaded: wrong rows (missing, extra or different) and events missed. Then a
+catch-up: all the days loaded at once, one run each (microbatch runs every batch from its
+begin date). Read the ratios, not the seconds. Data lives in .tideline/peer_benchmark.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import statistics
+import sys
+import time
+from contextlib import contextmanager
+
+from .profile import PROJECT_DIR
+
+PEER_DIR = PROJECT_DIR / "tideline_tools" / "peer"
+TIDELINE_PROJECT = PEER_DIR / "tideline"
+MICROBATCH_PROJECT = PEER_DIR / "microbatch"
+SOURCE_SCHEMA = "peer_source"
+START = dt.datetime(2025, 1, 1)
+MICRO = dt.timedelta(microseconds=1)
+
+
+@contextmanager
+def env(**values: str):
+    old = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def dbt_run(args: list[str], project_dir, schema: str, vars_: dict | None = None, now: dt.datetime | None = None) -> dict:
+    """One dbt invocation in this process: wall seconds, seconds after parsing, SQL statements sent."""
+    from .dbt import run_dbt
+
+    marks = {"queries": 0, "parsed": None}
+
+    def watch(event) -> None:
+        if event.info.name == "SQLQuery":
+            marks["queries"] += 1
+        elif event.info.name == "ConcurrencyLine" and marks["parsed"] is None:
+            marks["parsed"] = time.monotonic()
+
+    extra = {"TIDELINE_SCHEMA": schema, "PEER_SOURCE_SCHEMA": SOURCE_SCHEMA}
+    if now is not None:
+        extra["TIDELINE_NOW"] = str(now)
+    with env(**extra):
+        started = time.monotonic()
+        # Each system keeps its own target folder, so that dbt's partial parsing holds for it
+        # (the schema is part of the profile: sharing one folder would parse again every run).
+        run_dbt([*args, "--quiet", "--target-path", f"target/{schema}"], vars=vars_, target="local",
+                project_dir=project_dir, on_event=watch)
+        ended = time.monotonic()
+    return {"wall": ended - started, "run": ended - (marks["parsed"] or started), "statements": marks["queries"]}
+
+
+class Tideline:
+    name = "tideline"
+
+    def __init__(self, schema: str, reprocess_days: int = 14):
+        self.schema = schema
+        self.vars = {"tideline__events_schema": SOURCE_SCHEMA, "tideline__start_date": START.date().isoformat(),
+                     "tideline__reprocess_days": reprocess_days, "tideline__min_rows_to_process": 1,
+                     "tideline__backfill_limit_days": 60}
+
+    def step(self, now: dt.datetime) -> dict:
+        return dbt_run(["run", "--select", "+daily_user_events"], TIDELINE_PROJECT, self.schema, self.vars, now)
+
+    def table(self) -> str:
+        return f"{self.schema}.daily_user_events"
+
+
+class Microbatch:
+    def __init__(self, schema: str, lookback: int):
+        self.schema, self.lookback = schema, lookback
+        self.name = f"microbatch lookback {lookback}"
+        self.built = False
+
+    def step(self, now: dt.datetime) -> dict:
+        # dbt's own rule without --event-time-start: from `lookback` batches before the current
+        # one (the first run: from `begin`) up to now. The clock is simulated, so it is passed.
+        today = dt.datetime.combine(now.date(), dt.time())
+        start = today - dt.timedelta(days=self.lookback) if self.built else START
+        self.built = True
+        return dbt_run(["run", "--select", "daily_user_events", "--event-time-start", start.isoformat(),
+                        "--event-time-end", now.isoformat()], MICROBATCH_PROJECT, self.schema)
+
+    def table(self) -> str:
+        return f"{self.schema}.daily_user_events"
+
+
+class HandWritten:
+    """The same exact step written directly against PySpark (one SparkSession, no dbt)."""
+
+    name = "hand-written PySpark"
+
+    def __init__(self, spark, schema: str):
+        self.spark, self.schema = spark, schema
+        self.watermark = START - MICRO
+        spark.sql(f"create schema if not exists {schema}")
+        spark.sql(f"""create table if not exists {schema}.events_by_date (event_id string, domain_userid string,
+            event_name string, load_tstamp timestamp, event_date date) using parquet partitioned by (event_date)""")
+        spark.sql(f"""create table if not exists {schema}.daily_user_events (domain_userid string, page_views bigint,
+            events bigint, event_date date) using parquet partitioned by (event_date)""")
+
+    def step(self, now: dt.datetime) -> dict:
+        from pyspark.sql import functions as F
+
+        started = time.monotonic()
+        source = self.spark.table(f"{SOURCE_SCHEMA}.events")
+        new = (source.where(F.col("load_date").between(self.watermark.date(), now.date()))
+               .where((F.col("load_tstamp") > F.lit(self.watermark)) & (F.col("load_tstamp") <= F.lit(now)))
+               .where(F.col("derived_tstamp") >= F.lit(START))
+               .select("event_id", "domain_userid", "event_name", "load_tstamp",
+                       F.to_date("derived_tstamp").alias("event_date"))
+               .cache())
+        statements = 1
+        newest, dates = new.agg(F.max("load_tstamp"), F.collect_set("event_date")).first()
+        if newest is not None:
+            new.write.insertInto(f"{self.schema}.events_by_date")
+            (self.spark.table(f"{self.schema}.events_by_date").where(F.col("event_date").isin(dates))
+             .groupBy("event_date", "domain_userid")
+             .agg(F.count_if(F.col("event_name") == "page_view").alias("page_views"), F.count("*").alias("events"))
+             .select("domain_userid", "page_views", "events", "event_date")
+             .write.insertInto(f"{self.schema}.daily_user_events", overwrite=True))
+            statements += 2
+            self.watermark = newest
+        new.unpersist()
+        seconds = time.monotonic() - started
+        return {"wall": seconds, "run": seconds, "statements": statements}
+
+    def table(self) -> str:
+        return f"{self.schema}.daily_user_events"
+
+
+def compare(runner, table: str) -> tuple[int, int]:
+    """(wrong rows, missed events) of a system's table against one aggregate over all loaded events."""
+    runner.execute(f"refresh table {table}")
+    wrong, missed = runner.rows(f"""
+        with truth as (
+            select to_date(derived_tstamp) as event_date, domain_userid,
+                count_if(event_name = 'page_view') as page_views, count(*) as events
+            from {SOURCE_SCHEMA}.events
+            where derived_tstamp >= timestamp'{START}'
+            group by 1, 2
+        )
+        select
+            count_if(t.events is null or s.events is null or t.events <> s.events or t.page_views <> s.page_views),
+            coalesce(sum(coalesce(t.events, 0) - coalesce(s.events, 0)), 0)
+        from truth as t full outer join {table} as s
+            on t.event_date = s.event_date and t.domain_userid <=> s.domain_userid""")[0]
+    return int(wrong), int(missed)
+
+
+def summarize(name: str, runs: list[dict], ratios_to: dict[str, list[dict]], quality: tuple[int, int]) -> dict:
+    walls = [r["wall"] for r in runs]
+    out = {"system": name, "median": statistics.median(walls), "low": min(walls), "high": max(walls),
+           "statements": statistics.median([r["statements"] for r in runs]),
+           "wrong": quality[0], "missed": quality[1]}
+    for other, their in ratios_to.items():
+        out[other] = statistics.median(a["wall"] / b["wall"] for a, b in zip(runs, their))
+    return out
+
+
+def print_table(title: str, rows: list[dict], ratio_names: list[str]) -> None:
+    print(f"\n{title}")
+    head = f"| system | median s/run | spread (min-max) | wrong rows | missed events | statements/run |"
+    head += "".join(f" tideline / {r} |" for r in ratio_names)
+    print(head)
+    print("|" + "---|" * (6 + len(ratio_names)))
+    for r in rows:
+        line = (f"| {r['system']} | {r['median']:.2f} | {r['low']:.2f}-{r['high']:.2f} | {r['wrong']} | "
+                f"{r['missed']} | {r['statements']:g} |")
+        line += "".join(f" {r[n]:.2f}x |" if n in r else " |" for n in ratio_names)
+        print(line)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tideline_tools.peer_benchmark", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--days", type=int, default=30)
+    parser.add_argument("--events-per-day", type=int, default=3000)
+    parser.add_argument("--users", type=int, default=200)
+    parser.add_argument("--late-share", type=float, default=0.1)
+    parser.add_argument("--max-late-days", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=2025)
+    parser.add_argument("--no-catch-up", action="store_true", help="skip the one-run catch-up")
+    args = parser.parse_args(argv)
+
+    from .localenv import MetastoreLocked, use_data_dir
+
+    try:
+        use_data_dir(PROJECT_DIR / ".tideline" / "peer_benchmark")
+    except MetastoreLocked as exc:
+        print(f"tideline peer benchmark: {exc}", file=sys.stderr)
+        return 2
+    from .dbt import run_dbt
+    from .generator import EventWorld, load_events
+    from .sql import connect
+
+    runner = connect("local")
+    world = EventWorld(seed=args.seed, start=START, days=args.days, events_per_day=args.events_per_day,
+                       users=args.users, late_share=args.late_share, max_late_days=args.max_late_days,
+                       duplicate_share=0, reload_share=0, pre_start_share=0, bot_share=0)
+    schemas = [SOURCE_SCHEMA, "peer_tideline", "peer_mb3", "peer_mb10", "peer_hand",
+               "peer_tideline_cu", "peer_mb_cu", "peer_hand_cu"]
+    for schema in schemas:
+        runner.execute(f"drop schema if exists {schema} cascade")
+    run_dbt(["deps"], project_dir=TIDELINE_PROJECT)
+
+    systems = [Tideline("peer_tideline"), Microbatch("peer_mb3", 3), Microbatch("peer_mb10", 10),
+               HandWritten(runner.spark, "peer_hand")]
+    runs: dict[str, list[dict]] = {s.name: [] for s in systems}
+    print(f"{args.days} daily runs over {world.rows_total()} events ({args.events_per_day} a day, "
+          f"{args.users} users, {args.late_share:.0%} loaded 1-{args.max_late_days} days late)", flush=True)
+    for day in range(1, args.days + 1):
+        now = START + dt.timedelta(days=day)
+        load_events(runner, world, f"{SOURCE_SCHEMA}.events", until=now, cadence_seconds=3600)
+        order = systems[day % len(systems):] + systems[:day % len(systems)]
+        for system in order:
+            runs[system.name].append(system.step(now))
+        print(f"day {day:>2}: " + ", ".join(f"{s.name} {runs[s.name][-1]['wall']:.1f}s/{runs[s.name][-1]['statements']}"
+                                            for s in systems), flush=True)
+
+    tideline_name = systems[0].name
+    others = [s.name for s in systems[1:]]
+    rows = []
+    for system in systems:
+        ratios = {o: runs[o] for o in others} if system.name == tideline_name else {}
+        rows.append(summarize(system.name, runs[system.name], ratios, compare(runner, system.table())))
+    print_table(f"Daily schedule: {args.days} runs, one a day (seconds are wall time of one run in a warm process)",
+                rows, others)
+
+    if not args.no_catch_up:
+        final = START + dt.timedelta(days=args.days)
+        catch_up = [Tideline("peer_tideline_cu"), Microbatch("peer_mb_cu", 3), HandWritten(runner.spark, "peer_hand_cu")]
+        results = {}
+        for system in catch_up:
+            results[system.name] = system.step(final)
+        rows = []
+        for system in catch_up:
+            ratios = ({o.name: [results[o.name]] for o in catch_up[1:]} if system.name == tideline_name else {})
+            rows.append(summarize(system.name, [results[system.name]], ratios, compare(runner, system.table())))
+        print_table(f"Catch-up: {args.days} days loaded, one run each", rows, [s.name for s in catch_up[1:]])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
