@@ -100,6 +100,16 @@ class Project:
         assert_rows_equal(self.table(name, cols), expected, label=self.relation(name))
 
 
+# Columns that name the run and its commit: they differ between two projects that hold the
+# same data (another run id, another commit time), so data comparisons leave them out.
+RUN_COLUMNS = ("_tl_batch", "_tl_run", "run_id", "committed_at", "run_now")
+
+
+def data_rows(rows: Iterable[dict]) -> list[dict]:
+    """The rows without the columns that name the run that wrote them (RUN_COLUMNS)."""
+    return [{k: v for k, v in row.items() if k not in RUN_COLUMNS} for row in rows]
+
+
 def _canonical(value: Any) -> Any:
     """One comparable form per value: floats and decimals to 6 places, datetimes naive UTC."""
     if isinstance(value, (float, Decimal)):

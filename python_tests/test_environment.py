@@ -40,7 +40,7 @@ def test_profile_targets():
 
 def test_a_second_process_on_a_locked_metastore_gets_one_line(project):
     """This test process holds the Derby metastore; another tool pointed at it must say so plainly."""
-    env = dict(os.environ)
+    env = {**os.environ, "TIDELINE_LOCK_WAIT": "0"}
     result = subprocess.run(
         [sys.executable, "-m", "tideline_tools.generate", "--until", "2025-01-02", "--target", "local"],
         env=env, cwd=PROJECT_DIR, capture_output=True, text=True, timeout=120,
@@ -56,11 +56,55 @@ def test_plain_dbt_on_a_locked_metastore_gets_one_line(project):
     """`dbt` from the venv `make setup` made checks the lock before Spark starts."""
     dbt = Path(sys.executable).parent / "dbt"
     assert "tideline_tools.dbt_cli" in dbt.read_text(), "run `make setup`: bin/dbt is not tideline's wrapper"
-    result = subprocess.run([str(dbt), "run", "--target", "local"], env=dict(os.environ), cwd=PROJECT_DIR,
+    result = subprocess.run([str(dbt), "run", "--target", "local"], env={**os.environ, "TIDELINE_LOCK_WAIT": "0"},
+                            cwd=PROJECT_DIR,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0 and "is in use by another process" in result.stderr
     assert result.stdout == ""
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """What a scheduler gives a command: a PATH (with Java), a HOME, and nothing of tideline's."""
+    env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"), "LANG": "C.UTF-8"}
+    if os.environ.get("JAVA_HOME"):
+        env["JAVA_HOME"] = os.environ["JAVA_HOME"]
+    return {**env, **extra}
+
+
+def test_dbt_called_by_path_from_another_folder_needs_no_activation(tmp_path):
+    """Airflow, cron or an IDE call .venv/bin/dbt by path: the profile, the project and the data
+    folder default to the project's own."""
+    dbt = Path(sys.executable).parent / "dbt"
+    result = subprocess.run([str(dbt), "ls", "--resource-type", "model", "--output", "name"], env=clean_env(),
+                            cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "tl_filtered_events" in result.stdout.split() and "daily_user_activity" in result.stdout.split()
+    assert "\x1b[" not in result.stdout   # no colour codes when the output is not a terminal
+
+
+def test_back_to_back_commands_wait_for_the_metastore_and_all_succeed(tmp_path):
+    """A scheduler runs one command right after another: each takes the data folder's lock,
+    waits for a holder still releasing it, and frees the metastore when it ends."""
+    dbt = str(Path(sys.executable).parent / "dbt")
+    env = clean_env(TIDELINE_DATA_DIR=str(tmp_path / "data"), TIDELINE_SCHEMA="back_to_back")
+    vars_ = '{tideline__events_schema: b2b_source, tideline__start_date: "2025-01-01", tideline__now: "2025-01-04"}'
+    # A holder that keeps the lock for 4 s: the loader started beside it waits, then loads.
+    holder = subprocess.Popen([sys.executable, "-c", "import time; from tideline_tools.localenv import use_data_dir; "
+                               "use_data_dir(); print('held', flush=True); time.sleep(4)"],
+                              env=env, cwd=tmp_path, stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "held"
+    load = subprocess.run([sys.executable, "-m", "tideline_tools.generate", "--start", "2025-01-01", "--days", "2",
+                           "--events-per-day", "60", "--users", "5", "--until", "2025-01-03", "--cadence", "3600",
+                           "--table", "b2b_source.events"], env=env, cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600)
+    holder.wait()
+    assert load.returncode == 0, load.stderr
+    assert "waiting up to 60s for another process to release the local metastore" in load.stderr
+    for args in (["build", "--vars", vars_], ["test", "--vars", vars_], ["run", "--vars", vars_]):
+        result = subprocess.run([dbt, *args], env=env, cwd=PROJECT_DIR, capture_output=True, text=True, timeout=600)
+        assert result.returncode == 0, f"dbt {args[0]}:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+        assert "waiting" not in result.stderr, f"dbt {args[0]} had to wait: the previous command kept the metastore"
 
 
 def test_a_stale_lock_file_is_not_a_lock(tmp_path):

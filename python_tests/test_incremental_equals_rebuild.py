@@ -8,7 +8,7 @@ import datetime as dt
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from harness import Project, assert_rows_equal
+from harness import Project, assert_rows_equal, data_rows
 from tideline_tools.generator import EventWorld
 
 WORLD = EventWorld(seed=4242, start=dt.datetime(2025, 8, 1), days=3, events_per_day=60, users=8,
@@ -30,8 +30,8 @@ run_step = st.fixed_dictionaries({
 })
 
 
-def comparable(project, table: str, drop=("_tl_batch", "_tl_run")) -> list[dict]:
-    return [{k: v for k, v in row.items() if k not in drop} for row in project.table(table)]
+def comparable(project, table: str) -> list[dict]:
+    return data_rows(project.table(table))
 
 
 @settings(max_examples=3, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))

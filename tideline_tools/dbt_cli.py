@@ -1,39 +1,66 @@
-"""`dbt` as installed by `make setup`: dbt's own CLI, after a check of the local metastore.
+"""`dbt` as installed by `make setup` (.venv/bin/dbt): dbt's own CLI, ready to be called by path.
 
-With the `local` target, dbt runs Spark inside its process on embedded Derby, which admits
-one process at a time. Started while another process holds the metastore, plain dbt would
-fail deep inside Spark with pages of Java stack trace; this wrapper says so in one line
-before Spark starts. Everything else is dbt, unchanged.
+A scheduler (cron, Airflow, an IDE) calls .venv/bin/dbt without activating the venv, from any
+folder. So this wrapper, before dbt starts:
+  * defaults the profile folder to the project's profiles/, the local data folder to the
+    project's .tideline/local, Spark's settings and UTC (each only when not set already);
+  * runs tideline's own project when the working folder holds no dbt_project.yml and no
+    --project-dir is given;
+  * on the local target, takes the data folder's lock (waiting up to TIDELINE_LOCK_WAIT
+    seconds for another process, see tideline_tools/localenv.py), and when dbt is done stops
+    Spark's JVM at once, so that the next command starts right away;
+  * turns colours off when the output is not a terminal.
+Everything else is dbt, unchanged.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
+
+from .profile import PROFILES_DIR, PROJECT_DIR
 
 # Commands that open a connection (and so start Spark on the local target).
 CONNECTING = {"run", "build", "test", "seed", "snapshot", "compile", "show", "run-operation", "debug",
               "retry", "source", "docs", "clone"}
 
 
-def _target(argv: list[str]) -> str | None:
+def _option(argv: list[str], *names: str) -> str | None:
     for i, arg in enumerate(argv):
-        if arg in ("--target", "-t") and i + 1 < len(argv):
+        if arg in names and i + 1 < len(argv):
             return argv[i + 1]
-        if arg.startswith("--target="):
-            return arg.split("=", 1)[1]
+        for name in names:
+            if arg.startswith(name + "="):
+                return arg.split("=", 1)[1]
     return None
+
+
+def set_defaults(argv: list[str]) -> None:
+    """The environment a bare `dbt` call needs, where the caller did not set it."""
+    from .localenv import DEFAULT_DATA_DIR, SPARK_PROCESS_ENV
+
+    defaults = {"DBT_PROFILES_DIR": str(PROFILES_DIR), "TIDELINE_DATA_DIR": str(DEFAULT_DATA_DIR),
+                "TZ": "UTC", **SPARK_PROCESS_ENV}
+    for key, value in defaults.items():
+        os.environ.setdefault(key, value)
+    if _option(argv, "--project-dir") is None and not os.environ.get("DBT_PROJECT_DIR") \
+            and not (Path.cwd() / "dbt_project.yml").exists():
+        os.environ["DBT_PROJECT_DIR"] = str(PROJECT_DIR)
+    if not sys.stdout.isatty():
+        os.environ.setdefault("DBT_USE_COLORS", "false")
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    set_defaults(argv)
     command = next((a for a in argv if not a.startswith("-")), None)
-    if command in CONNECTING and os.environ.get("TIDELINE_DATA_DIR"):
+    if command in CONNECTING:
         from .localenv import MetastoreLocked, use_data_dir
         from .profile import ProfileError, target_name
 
         try:
-            local = target_name(_target(argv)) == "local"
+            local = target_name(_option(argv, "--target", "-t")) == "local"
         except ProfileError:
             local = False  # an unknown target is dbt's to report
         if local:
@@ -45,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     from dbt.cli.main import cli
 
     sys.argv = ["dbt", *argv]
-    return cli()
+    return cli()   # on exit, localenv stops Spark's JVM at once (atexit)
 
 
 if __name__ == "__main__":

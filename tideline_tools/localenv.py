@@ -1,15 +1,20 @@
-"""The process environment of a tideline tool: data folder, profile location, UTC.
+"""The process environment of a tideline tool: data folder, profile location, UTC, one process at a time.
 
-Embedded Derby (the local Hive metastore) admits one process at a time. Every tool therefore
-names its own data folder (TIDELINE_DATA_DIR) and checks, before Spark starts, that no other
-process holds that folder's metastore, so a clash is one readable line instead of a Java
-stack trace.
+Embedded Derby (the local Hive metastore) admits one process at a time. Every tool, `dbt` from
+.venv/bin and the Python API therefore take the data folder's lock before Spark starts: an OS
+file lock (`<data folder>/tideline.lock`) held for the life of the process, and they also wait
+for Derby's own lock (a JVM that is still shutting down). A second process waits up to
+TIDELINE_LOCK_WAIT seconds (default 60), saying so in one line, then stops with one line.
+When the process exits, `release_local_spark()` (registered with atexit) stops Spark and its
+JVM at once, so the next command does not wait for a JVM that lingers after Python is gone.
 """
 
 from __future__ import annotations
 
+import atexit
 import fcntl
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -22,6 +27,9 @@ SPARK_PROCESS_ENV = {
 }
 
 DEFAULT_DATA_DIR = PROJECT_DIR / ".tideline" / "local"
+DEFAULT_LOCK_WAIT = 60.0
+
+_held: dict[Path, object] = {}   # data folder -> the open lock file (the lock lives as long as it)
 
 
 class MetastoreLocked(RuntimeError):
@@ -48,16 +56,63 @@ def metastore_holder(data_dir: Path) -> bool:
     return False
 
 
+def lock_wait_seconds() -> float:
+    text = os.environ.get("TIDELINE_LOCK_WAIT", "")
+    try:
+        value = float(text) if text else DEFAULT_LOCK_WAIT
+    except ValueError:
+        raise MetastoreLocked(f"TIDELINE_LOCK_WAIT = {text!r} is invalid; accepted: a number of seconds >= 0")
+    if value < 0:
+        raise MetastoreLocked(f"TIDELINE_LOCK_WAIT = {text!r} is invalid; accepted: a number of seconds >= 0")
+    return value
+
+
+def _try_lock(path: Path):
+    handle = open(path / "tideline.lock", "a+b")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return None
+    if metastore_holder(path):   # a JVM of an earlier process still holds Derby
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        handle.close()
+        return None
+    return handle
+
+
+def lock_data_dir(path: Path) -> None:
+    """Take the data folder's lock for the life of this process, waiting for another holder."""
+    if path in _held:
+        return
+    wait = lock_wait_seconds()
+    deadline = time.monotonic() + wait
+    said = False
+    while True:
+        handle = _try_lock(path)
+        if handle is not None:
+            if not _held:
+                atexit.register(release_local_spark)
+            _held[path] = handle
+            return
+        if time.monotonic() >= deadline:
+            raise MetastoreLocked(
+                f"the local metastore in {path}/metastore_db is in use by another process "
+                f"(embedded Derby admits one process at a time; waited {wait:g}s, TIDELINE_LOCK_WAIT): wait for "
+                "that dbt or tideline process to end, or set TIDELINE_DATA_DIR to another folder"
+            )
+        if not said:
+            print(f"tideline: waiting up to {wait:g}s for another process to release the local metastore in {path}",
+                  file=sys.stderr, flush=True)
+            said = True
+        time.sleep(0.25)
+
+
 def use_data_dir(data_dir: Path | str | None = None) -> Path:
-    """Point this process (and the dbt it runs in-process) at one data folder; check its lock."""
+    """Point this process (and the dbt it runs in-process) at one data folder and take its lock."""
     path = Path(data_dir or os.environ.get("TIDELINE_DATA_DIR") or DEFAULT_DATA_DIR).resolve()
-    if metastore_holder(path):
-        raise MetastoreLocked(
-            f"the local metastore in {path}/metastore_db is in use by another process "
-            "(embedded Derby admits one process at a time): wait for that dbt or tideline "
-            "process to end, or set TIDELINE_DATA_DIR to another folder"
-        )
     path.mkdir(parents=True, exist_ok=True)
+    lock_data_dir(path)
     os.environ["TIDELINE_DATA_DIR"] = str(path)
     os.environ.setdefault("DBT_PROFILES_DIR", str(PROFILES_DIR))
     for key, value in SPARK_PROCESS_ENV.items():
@@ -65,3 +120,28 @@ def use_data_dir(data_dir: Path | str | None = None) -> Path:
     os.environ["TZ"] = "UTC"
     time.tzset()  # PySpark turns timestamps into naive datetimes in the process's local zone
     return path
+
+
+def release_local_spark(timeout: float = 30.0) -> None:
+    """Stop this process's Spark and its JVM now (the JVM would otherwise outlive us by seconds,
+    holding the metastore), then let go of the data folder's lock."""
+    try:
+        from pyspark import SparkContext
+    except ImportError:
+        return
+    context = SparkContext._active_spark_context
+    gateway = SparkContext._gateway
+    if context is not None:
+        context.stop()
+    process = getattr(gateway, "proc", None) if gateway is not None else None
+    if process is not None and process.poll() is None:
+        if process.stdin is not None:
+            process.stdin.close()      # the gateway JVM exits when its stdin closes
+        try:
+            process.wait(timeout=timeout)
+        except Exception:
+            process.kill()
+            process.wait()
+    for handle in _held.values():
+        handle.close()
+    _held.clear()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, Sequence
 
-from .profile import target_config
+from .profile import target_config, target_name
 
 
 class SqlRunner(Protocol):
@@ -119,6 +119,10 @@ _THRIFT_PARSERS = {"TIMESTAMP_TYPE": _timestamp, "DATE_TYPE": _date, "DECIMAL_TY
 
 def connect(target: str | None = None) -> SqlRunner:
     """A SQL runner for a profile target (default: TIDELINE_TARGET, else `local`)."""
+    if target_name(target) == "local":
+        from .localenv import use_data_dir
+
+        use_data_dir()   # the data folder (its lock held for the life of this process)
     config = target_config(target)
     if config["method"] == "session":
         return LocalSpark(config.get("server_side_parameters", {}))

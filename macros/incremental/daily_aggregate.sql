@@ -79,7 +79,6 @@
     {%- set written = {'rows': 0} -%}
     {%- if first_build -%}
         {%- do tideline.build_then_swap(relation, day_sql, date_column, existing) -%}
-        {%- do tideline.checkpoint(model_name, 'written') -%}
         {%- do written.update({'rows': tideline.query_rows('select count(*) from ' ~ relation)[0][0] | int}) -%}
     {%- elif process_dates -%}
         {%- set columns = tideline.cached_columns(existing) or (adapter.get_columns_in_relation(existing) | map(attribute='name') | list) -%}
@@ -89,7 +88,6 @@
             from ({{ day_sql }}) as new_rows
             distribute by {{ date_column }}
         {% endcall %}
-        {%- do tideline.checkpoint(model_name, 'written') -%}
 
         {#- 3. check -#}
         {%- set found = tideline.query_rows('select cast(' ~ date_column ~ " as string), count_if(_tl_run = '" ~ tideline.run_id()
@@ -101,8 +99,8 @@
             {%- do tideline.exec('alter table ' ~ relation ~ ' drop if exists ' ~ partitions | join(', ')) -%}
         {%- endif -%}
         {%- do written.update({'rows': found | sum(attribute=1)}) -%}
-        {%- do tideline.checkpoint(model_name, 'checked') -%}
     {%- endif -%}
+    {%- do tideline.checkpoint(model_name, 'written') -%}
 
     {#- 4. commit -#}
     {%- set rows_read = plan.dates | selectattr('processed') | sum(attribute='processed_rows') -%}

@@ -240,7 +240,10 @@
     otherwise). Called by the on-run-start hook, before any model runs. -#}
 {% macro refuse_partial_full_refresh() %}
     {%- set filtered_uids = graph.nodes.values() | selectattr('name', 'equalto', 'tl_filtered_events') | map(attribute='unique_id') | list -%}
-    {%- if not flags.FULL_REFRESH or not (filtered_uids | select('in', selected_resources) | list) -%}{{ return(none) }}{%- endif -%}
+    {%- if not flags.FULL_REFRESH or not (filtered_uids | select('in', selected_resources) | list)
+            or adapter.get_relation(database=none, schema=target.schema, identifier='tl_state') is none -%}
+        {{ return(none) }}
+    {%- endif -%}
     {%- set selected = [] -%}
     {%- for uid in selected_resources if uid in graph.nodes -%}{%- do selected.append(graph.nodes[uid].name) -%}{%- endfor -%}
     {%- set with_state = tideline.query_rows("select distinct model from " ~ tideline.state_table()
