@@ -135,6 +135,10 @@ def release_local_spark(timeout: float = 30.0) -> None:
         context.stop()
     process = getattr(gateway, "proc", None) if gateway is not None else None
     if process is not None and process.poll() is None:
+        import logging
+
+        # py4j's threads log every call that finds the JVM gone: expected here, not news
+        logging.getLogger().setLevel(logging.CRITICAL)
         if process.stdin is not None:
             process.stdin.close()      # the gateway JVM exits when its stdin closes
         try:

@@ -29,36 +29,39 @@
     event_id is not null and derived_tstamp is not null
 {% endmacro %}
 
+{#- The order in which copies of one event_id compete: the first-loaded copy wins, then the
+    earliest device time, then the other timestamps and the fingerprint as tie-breakers. -#}
+{% macro first_copy_order() %}
+    load_tstamp, dvce_created_tstamp, derived_tstamp, collector_tstamp, event_fingerprint
+{%- endmacro %}
+
 {#- The source events of this run's window, one row per event_id, with the source's columns.
 
-    Duplicates are resolved here, deterministically: within the window the first-loaded copy
-    wins (then the earliest device time, then the other timestamps and the fingerprint as
-    tie-breakers); across runs, a copy whose event_id was already loaded before the window
-    (within tideline__dedupe_lookback_days of it, partition-pruned on load_date) loses to that
-    earlier copy, whatever its derived_tstamp. Rows without an event_id are left out (and
-    counted as rejected). The two markers are replaced by the run's limits. -#}
+    Duplicates are resolved here, deterministically: within the window the copy first in
+    first_copy_order() wins; across runs, a copy whose event_id was already loaded before the
+    window (within tideline__dedupe_lookback_days of it, partition-pruned on load_date) loses to
+    that earlier copy, whatever its derived_tstamp. Rows without an event_id are left out (and
+    counted as rejected). The two markers are replaced by the run's limits. The source's
+    columns are listed (one describe) so that Spark reads only the columns a query uses. -#}
 {% macro events_this_run() %}
+    {%- set events = source('tideline', 'events') -%}
+    {%- set columns = adapter.get_columns_in_relation(events) | map(attribute='name') | list if execute else ['*'] -%}
     (
-        select first_copy.*
+        select {{ columns | join(', ') }}
         from (
-            select copies.first_copy
-            from (
-                select
-                    min_by(
-                        struct(source_rows.*),
-                        struct(load_tstamp, dvce_created_tstamp, derived_tstamp, collector_tstamp, event_fingerprint)
-                    ) as first_copy
-                from {{ source('tideline', 'events') }} as source_rows
-                where event_id is not null and /* tideline: run window */ true
-                group by event_id
-            ) as copies
-            left anti join (
-                select event_id
-                from {{ source('tideline', 'events') }}
-                where /* tideline: loaded before the window */ true
-            ) as loaded_before
-                on copies.first_copy.event_id = loaded_before.event_id
-        ) as winners
+            select
+                {{ columns | join(', ') }},
+                row_number() over (partition by event_id order by {{ tideline.first_copy_order() }}) as copy_rank
+            from {{ events }}
+            where event_id is not null and /* tideline: run window */ true
+        ) as copies
+        left anti join (
+            select event_id
+            from {{ events }}
+            where /* tideline: loaded before the window */ true
+        ) as loaded_before
+            on copies.event_id = loaded_before.event_id
+        where copies.copy_rank = 1
     ) as events_this_run
 {%- endmacro %}
 
@@ -109,18 +112,36 @@
             group by event_date
         ),
 
+        -- every copy in the window, ranked as events_this_run() ranks them: the run's counts
+        window_copies as (
+            select
+                event_id,
+                derived_tstamp,
+                load_tstamp,
+                row_number() over (partition by event_id order by {{ tideline.first_copy_order() }}) as copy_rank
+            from {{ source }}
+            where {{ window }}
+        ),
+
+        loaded_before as (
+            select event_id
+            from {{ source }}
+            where {{ tideline.with_run_window('/* tideline: loaded before the window */ true', lower, upper_sql, now[:10]) }}
+        ),
+
         window_rows as (
             select
                 count(*) as rows_read,
                 count_if(event_id is null) as rows_without_id,
                 cast(max(load_tstamp) as string) as watermark
-            from {{ source }}
-            where {{ window }}
+            from window_copies
         ),
 
         deduplicated as (
             select count(*) as events, count_if(derived_tstamp is null) as without_time
-            from {{ tideline.with_run_window(tideline.events_this_run(), lower, upper_sql, now[:10]) }}
+            from window_copies
+            left anti join loaded_before on window_copies.event_id = loaded_before.event_id
+            where window_copies.event_id is not null and window_copies.copy_rank = 1
         ),
 
         -- rows without a load_tstamp belong to no window: counted (never silently dropped)
