@@ -88,10 +88,12 @@
 {% endmacro %}
 
 {#- on-run-start: create tl_state and its views when missing, and refuse a state table of
-    another version (state is not migrated). With everything in place it sends no statement:
-    dbt's relation cache already knows the tables and their columns. -#}
+    another version: state is not migrated between versions, and a state table with other
+    columns (or a state table of the earlier layout, where the views are now) stops the run
+    before anything is written, naming the table, its columns and the fix. With everything in
+    place it sends no statement: dbt's relation cache already knows the tables and columns. -#}
 {% macro ensure_state_tables() %}
-    {%- if not execute -%}{{ return('select 1') }}{%- endif -%}
+    {%- if not execute -%}{{ return('') }}{%- endif -%}
     {#- checks first, so that a refused run has created nothing -#}
     {%- set wanted = tideline.state_columns() | map('first') | list -%}
     {%- set relation = adapter.get_relation(database=none, schema=target.schema, identifier='tl_state') -%}
@@ -134,7 +136,8 @@
             create or replace view {{ tideline.state_table(name) }} as {{ tideline.state_views()[name] }}
         {% endcall %}
     {%- endfor -%}
-    {{- return('select 1') -}}
+    {#- an empty hook: dbt sends nothing for it -#}
+    {{- return('') -}}
 {% endmacro %}
 
 {#- The id of this dbt invocation: it names every state row and data row a run writes. -#}

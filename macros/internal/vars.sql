@@ -101,5 +101,5 @@
     {%- do tideline.var_identifier('tideline__attribute_key') -%}
     {%- do tideline.now() -%}
     {%- do tideline._daily_backfill_dates() -%}
-    select 1
+    {#- renders to nothing, so dbt sends no statement for this hook -#}
 {% endmacro %}
