@@ -184,3 +184,12 @@ def test_a_state_table_of_the_earlier_layout_is_refused(project):
     assert "drop the old state tables" in text
     tables = [r[1] for r in project.rows(f"show tables in {project.schema}") if not r[2]]
     assert tables == ["tl_daily_aggregation_manifest"]
+
+
+def test_a_misspelt_var_is_refused_with_the_closest_name(project):
+    project.reset()
+    result = run(project, "2025-06-03 00:00:00", expect_success=False, tideline__backfil_limit_days=3)
+    text = "\n".join(result.messages)
+    assert ("tideline: var tideline__backfil_limit_days is not a tideline var "
+            "(did you mean tideline__backfill_limit_days?)") in text, text
+    assert [r for r in project.rows(f"show tables in {project.schema}") if not r[2]] == []

@@ -94,6 +94,9 @@ def lock_data_dir(path: Path) -> None:
             if not _held:
                 atexit.register(release_local_spark)
             _held[path] = handle
+            # tells tideline's macros that this process runs one at a time on this folder, so
+            # they need no run-lock table (that is for a shared cluster)
+            os.environ["TIDELINE_LOCKED_DATA_DIR"] = str(path)
             return
         if time.monotonic() >= deadline:
             raise MetastoreLocked(
@@ -149,3 +152,4 @@ def release_local_spark(timeout: float = 30.0) -> None:
     for handle in _held.values():
         handle.close()
     _held.clear()
+    os.environ.pop("TIDELINE_LOCKED_DATA_DIR", None)

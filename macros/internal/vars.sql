@@ -18,6 +18,7 @@
         'tideline__attribute_key': 'domain_userid',
         'tideline__now': none,
         'tideline__backfill_dates': none,
+        'tideline__run_lock_minutes': 120,
     }) -}}
 {% endmacro %}
 
@@ -91,6 +92,8 @@
 {% endmacro %}
 
 {% macro validate_vars() %}
+    {%- if not execute -%}{{ return('') }}{%- endif -%}
+    {%- do tideline.refuse_unknown_vars() -%}
     {%- do tideline.var_date('tideline__start_date') -%}
     {%- do tideline.var_int('tideline__backfill_limit_days', 1) -%}
     {%- do tideline.var_int('tideline__reprocess_days', 0) -%}
@@ -101,5 +104,41 @@
     {%- do tideline.var_identifier('tideline__attribute_key') -%}
     {%- do tideline.now() -%}
     {%- do tideline._daily_backfill_dates() -%}
+    {%- do tideline.var_int('tideline__run_lock_minutes', 1) -%}
     {#- renders to nothing, so dbt sends no statement for this hook -#}
+{% endmacro %}
+
+{#- A tideline__* var that tideline does not know is refused, naming the closest known one: a
+    misspelt var (tideline__backfil_limit_days) would otherwise be ignored without a word. Reads
+    the vars given on the command line; project vars are the project's own business. -#}
+{% macro refuse_unknown_vars() %}
+    {%- set given = invocation_args_dict.get('vars') or {} -%}
+    {%- if given is string -%}{%- set given = fromyaml(given) or {} -%}{%- endif -%}
+    {%- set known = tideline.known_vars() -%}
+    {%- for name in given if name is string and name.startswith('tideline__') and name not in known -%}
+        {{ exceptions.raise_compiler_error("tideline: var " ~ name ~ " is not a tideline var (did you mean "
+            ~ tideline._closest(name, known) ~ "?); known: " ~ known | sort | join(', ')) }}
+    {%- endfor -%}
+{% endmacro %}
+
+{% macro known_vars() %}
+    {{- return(tideline.default_vars().keys() | list + ['tideline__events_schema', 'tideline__events_table', 'tideline__fail_at']) -}}
+{% endmacro %}
+
+{#- The candidate with the smallest edit distance to `word`. -#}
+{% macro _closest(word, candidates) %}
+    {%- set best = {'name': none, 'distance': 1000} -%}
+    {%- for candidate in candidates -%}
+        {%- set previous = range(candidate | length + 1) | list -%}
+        {%- for i in range(1, word | length + 1) -%}
+            {%- set current = [i] -%}
+            {%- for j in range(1, candidate | length + 1) -%}
+                {%- set cost = 0 if word[i - 1] == candidate[j - 1] else 1 -%}
+                {%- do current.append([previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost] | min) -%}
+            {%- endfor -%}
+            {%- do previous.clear() -%}{%- do previous.extend(current) -%}
+        {%- endfor -%}
+        {%- if previous[-1] < best.distance -%}{%- do best.update({'name': candidate, 'distance': previous[-1]}) -%}{%- endif -%}
+    {%- endfor -%}
+    {{- return(best.name) -}}
 {% endmacro %}

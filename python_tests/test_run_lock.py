@@ -1,0 +1,43 @@
+"""One run at a time on a shared cluster: the run-lock table (macros/internal/run_state.sql).
+
+Locally the process's lock on the data folder does this job (test_environment.py); here that
+lock's marker is removed so the table lock runs as it does on a Thrift server (and on the
+cluster target the test runs as it is)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from tideline_tools.generator import EventWorld
+
+WORLD = EventWorld(seed=3, start=dt.datetime(2025, 7, 1), days=1, events_per_day=40, users=4, late_share=0,
+                   duplicate_share=0, reload_share=0, pre_start_share=0, bot_share=0)
+VARS = {"tideline__start_date": "2025-07-01", "tideline__now": "2025-07-03 00:00:00"}
+
+
+def tables(project) -> list[str]:
+    return sorted(r[1] for r in project.rows(f"show tables in {project.schema}") if not r[2])
+
+
+@pytest.mark.both_targets
+def test_a_held_run_lock_refuses_a_run_and_a_stale_one_is_taken_over(project, monkeypatch):
+    monkeypatch.delenv("TIDELINE_LOCKED_DATA_DIR", raising=False)
+    project.load(WORLD, until=WORLD.last_arrival(), cadence_seconds=3600)
+    project.runner.execute(f"create schema if not exists {project.schema}")
+    lock = f"{project.schema}.tl_run_lock"
+    taken = (dt.datetime.now(dt.timezone.utc) - dt.timedelta(minutes=5)).strftime("%Y-%m-%d %H:%M:%S")
+    project.runner.execute(f"""create table {lock} (run_id string) using parquet
+        tblproperties ('tideline.run_id' = 'another-run', 'tideline.taken_at' = '{taken}')""")
+
+    refused = project.dbt("run", "--select", "tl_filtered_events", vars=VARS, expect_success=False)
+    text = "\n".join(refused.messages)
+    assert f"tideline: another run (another-run, since {taken} UTC) holds the run lock {lock}" in text, text
+    assert tables(project) == ["tl_run_lock"], "a refused run must create nothing"
+
+    # A lock older than tideline__run_lock_minutes was left by a killed run: taken over, then freed.
+    project.runner.execute(f"alter table {lock} set tblproperties ('tideline.taken_at' = '2025-01-01 00:00:00')")
+    project.dbt("run", "--select", "tl_filtered_events", vars=VARS)
+    assert "tl_run_lock" not in tables(project)
+    assert project.rows(f"select count(*) from {project.fresh('tl_filtered_events')}") == [(WORLD.rows_total(),)]
