@@ -41,3 +41,7 @@ def test_a_held_run_lock_refuses_a_run_and_a_stale_one_is_taken_over(project, mo
     project.dbt("run", "--select", "tl_filtered_events", vars=VARS)
     assert "tl_run_lock" not in tables(project)
     assert project.rows(f"select count(*) from {project.fresh('tl_filtered_events')}") == [(WORLD.rows_total(),)]
+
+    # An ordinary run takes a new lock and frees it at the end.
+    project.dbt("run", "--select", "tl_filtered_events", vars=VARS)
+    assert "tl_run_lock" not in tables(project)

@@ -259,7 +259,11 @@
                            'tideline.taken_at' = '{{ now.strftime("%Y-%m-%d %H:%M:%S") }}')
         {% endcall %}
         {%- set holder = tideline._run_lock_holder(lock) -%}
-        {%- if holder.run_id == tideline.run_id() -%}{{ return('') }}{%- endif -%}
+        {%- if holder.run_id == tideline.run_id() -%}
+            {#- dbt's relation cache was filled before: tell it, so that on-run-end finds the lock -#}
+            {%- do adapter.cache_added(api.Relation.create(schema=target.schema, identifier='tl_run_lock', type='table')) -%}
+            {{ return('') }}
+        {%- endif -%}
         {%- set age = (now - modules.datetime.datetime.strptime(holder.taken_at, '%Y-%m-%d %H:%M:%S')).total_seconds() / 60 -%}
         {%- if age < minutes or attempt == 2 -%}
             {{ exceptions.raise_compiler_error("tideline: another run (" ~ holder.run_id ~ ", since " ~ holder.taken_at
