@@ -11,7 +11,7 @@ export DBT_PROFILES_DIR := $(CURDIR)/profiles
 export TZ := UTC
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup demo test test-local test-cluster lint cluster-up cluster-down clean java
+.PHONY: setup demo next-load test test-local test-cluster lint cluster-up cluster-down clean java
 
 java:
 	@tideline_tools/check_java.sh
@@ -38,6 +38,10 @@ $(STAMP): requirements.txt constraints.txt
 demo: setup
 	$(BIN)/python -m tideline_tools.demo
 
+# The next hour of the demo's events (HOURS=N for more), then `dbt run`, as an hourly schedule would.
+next-load: setup
+	$(BIN)/python -m tideline_tools.demo next-load --hours $(or $(HOURS),1)
+
 lint: setup
 	$(BIN)/sqlfluff lint models macros tests analyses
 
@@ -59,5 +63,7 @@ cluster-up: setup
 cluster-down: setup
 	$(BIN)/python -m tideline_tools.cluster down
 
+# Deletes dbt's output and every table of the local target and the cluster (.tideline).
 clean:
+	@echo "tideline: deleting target/, logs/ and .tideline/ (the local and cluster metastores and tables)"
 	rm -rf target logs .tideline

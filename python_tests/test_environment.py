@@ -105,6 +105,19 @@ def test_back_to_back_commands_wait_for_the_metastore_and_all_succeed(tmp_path):
         result = subprocess.run([dbt, *args], env=env, cwd=PROJECT_DIR, capture_output=True, text=True, timeout=600)
         assert result.returncode == 0, f"dbt {args[0]}:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
         assert "waiting" not in result.stderr, f"dbt {args[0]} had to wait: the previous command kept the metastore"
+        output = result.stdout + result.stderr
+        # quiet logs: no Spark start-up lines, no colour codes in redirected output, no "None" windows
+        assert "Setting default log level" not in output and "\x1b[" not in output and "(None" not in output, output[-3000:]
+
+    # Two runs started together on one data folder: the second waits for the first (one line), then
+    # runs; both succeed, and neither prints a Java trace.
+    both = [subprocess.Popen([dbt, "run", "--vars", vars_], env=env, cwd=PROJECT_DIR, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [p.communicate(timeout=600) for p in both]
+    assert [p.returncode for p in both] == [0, 0], outputs
+    waited = [err for _, err in outputs if "waiting up to 60s for another process" in err]
+    assert len(waited) == 1, outputs
+    assert all("Exception" not in out + err for out, err in outputs), outputs
 
 
 def test_a_stale_lock_file_is_not_a_lock(tmp_path):

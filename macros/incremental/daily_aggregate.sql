@@ -30,6 +30,21 @@
     {{- return(days) -}}
 {% endmacro %}
 
+{#- A first build (or --full-refresh) checks the select's date column before writing: it must
+    be there and be a date, since it is the partition column (a timestamp truncated to the hour
+    would make every hour a partition, and days_to_process works in days). One `describe
+    query`: Spark plans the select without running it. -#}
+{% macro check_date_column(model_name, select_sql, date_column) %}
+    {%- set types = {} -%}
+    {%- for row in tideline.query_rows('describe query ' ~ select_sql) -%}{%- do types.update({row[0] | lower: row[1] | lower}) -%}{%- endfor -%}
+    {%- if types.get(date_column | lower) != 'date' -%}
+        {{ exceptions.raise_compiler_error("tideline: daily aggregate " ~ model_name ~ ": its date column " ~ date_column ~ " "
+            ~ ("is " ~ types[date_column | lower] if date_column | lower in types else "is not in its select (columns: " ~ types.keys() | join(', ') ~ ")")
+            ~ "; it must be a date, one partition per day (e.g. to_date(derived_tstamp) as " ~ date_column
+            ~ ", or set config date_column to the select's date column)") }}
+    {%- endif -%}
+{% endmacro %}
+
 {#- Build one daily aggregate: at most four statements.
       1. decide: the days_to_process query over tl_state (nothing new: stop here, no trace);
       2. write:  one insert overwrite of the processed dates, recomputed whole from their
@@ -56,6 +71,7 @@
 
     {#- 1. decide -#}
     {%- set plan = tideline.days_to_process(model_name, first_build, backfill) -%}
+    {%- do tideline.refuse_now_before_watermark(model_name, plan.watermark) -%}
     {%- do tideline.checkpoint(model_name, 'decided') -%}
     {%- set process_dates = plan.dates | selectattr('processed') | map(attribute='event_date') | list -%}
     {%- set late_rows_skipped = plan.dates | rejectattr('processed') | sum(attribute='late_rows') -%}
@@ -78,6 +94,7 @@
     {% endset %}
     {%- set written = {'rows': 0} -%}
     {%- if first_build -%}
+        {%- do tideline.check_date_column(model_name, day_sql, date_column) -%}
         {%- do tideline.build_then_swap(relation, day_sql, date_column, existing) -%}
         {%- do written.update({'rows': tideline.query_rows('select count(*) from ' ~ relation)[0][0] | int}) -%}
     {%- elif process_dates -%}

@@ -45,7 +45,7 @@
     columns are listed (one describe) so that Spark reads only the columns a query uses. -#}
 {% macro events_this_run() %}
     {%- set events = source('tideline', 'events') -%}
-    {%- set columns = adapter.get_columns_in_relation(events) | map(attribute='name') | list if execute else ['*'] -%}
+    {%- set columns = tideline.source_columns(events) if execute else ['*'] -%}
     (
         select {{ columns | join(', ') }}
         from (
@@ -144,25 +144,32 @@
             where window_copies.event_id is not null and window_copies.copy_rank = 1
         ),
 
-        -- rows without a load_tstamp belong to no window: counted (never silently dropped)
-        without_load_time as (
-            select count(*) as rows_without_load_time
+        -- rows this window cannot read as they are, counted and warned about (never silently
+        -- dropped): without a load_tstamp (no window reads them), loaded after now (read once
+        -- now passes them), or in a load_date partition other than the date of their
+        -- load_tstamp (the window prunes on load_date). Only the partitions from the lower
+        -- limit's date on are scanned: the cost stays with the new loads.
+        load_checks as (
+            select
+                count_if(load_tstamp is null) as rows_without_load_time,
+                count_if(load_tstamp > {{ tideline.ts(now) }}) as rows_loaded_after_now,
+                count_if(load_date <> to_date(load_tstamp)) as rows_in_other_load_date
             from {{ source }}
-            where (load_date is null or load_date between date'{{ lower[1] }}' and date'{{ now[:10] }}')
-                and load_tstamp is null
+            where load_date is null or load_date >= date'{{ lower[1] }}'
         )
 
         select
             'run' as kind, cast(null as string) as event_date, 0 as new_rows, 0 as late_rows,
             cast(limits.lower_limit as string) as lower_limit, cast(limits.upper_limit as string) as upper_limit,
             window_rows.rows_read, window_rows.rows_without_id, window_rows.watermark,
-            deduplicated.events, deduplicated.without_time, without_load_time.rows_without_load_time
+            deduplicated.events, deduplicated.without_time, load_checks.rows_without_load_time,
+            load_checks.rows_loaded_after_now, load_checks.rows_in_other_load_date
         from limits
         cross join window_rows
         cross join deduplicated
-        cross join without_load_time
+        cross join load_checks
         union all
-        select 'date', event_date, new_rows, late_rows, null, null, null, null, null, null, null, null
+        select 'date', event_date, new_rows, late_rows, null, null, null, null, null, null, null, null, null, null
         from per_date
     {% endset %}
     {%- set rows = tideline.query_rows(sql) -%}
@@ -174,7 +181,8 @@
         'lower': run[4], 'upper': run[5], 'watermark': run[8] or run[4],
         'rows_read': run[6] | int, 'rows_rejected': (run[7] | int) + (run[10] | int),
         'duplicates_dropped': (run[6] | int) - (run[9] | int) - (run[7] | int),
-        'rows_without_load_time': run[11] | int, 'rows_written': written, 'dates': dates | sort(attribute=0)}) -}}
+        'rows_without_load_time': run[11] | int, 'rows_loaded_after_now': run[12] | int, 'rows_in_other_load_date': run[13] | int,
+        'rows_written': written, 'dates': dates | sort(attribute=0)}) -}}
 {% endmacro %}
 
 {#- The whole run of tl_filtered_events (steps 1 to 4 above). `relation` is the model's view. -#}
@@ -193,6 +201,7 @@
         {%- set watermark = tideline.query_rows("select cast(max(watermark) as string) from " ~ tideline.state_table()
             ~ " where model = '" ~ model_name ~ "' and kind = 'run'")[0][0] -%}
         {%- set first_run = watermark is none -%}
+        {%- do tideline.refuse_now_before_watermark(model_name, watermark) -%}
     {%- endif -%}
     {%- set lower = tideline.lower_limit(watermark) -%}
 
@@ -203,7 +212,7 @@
         {#- a window without loads changes nothing: no write, no commit, no trace -#}
         {%- do tideline.log_run(model_name, none if first_run else run.lower, run.upper, 0, 0, 0,
             rows_without_load_time=run.rows_without_load_time) -%}
-        {%- do tideline.warn_rows_without_load_time(run) -%}
+        {%- do tideline.warn_unreadable_rows(run) -%}
         {{ return(none) }}
     {%- endif -%}
 
@@ -240,18 +249,30 @@
         'duplicates_dropped': run.duplicates_dropped, 'rows_rejected': run.rows_rejected,
         'days_processed': run.dates | length, 'late_rows_skipped': 0,
         'rows_without_load_time': run.rows_without_load_time}, date_rows, replace=first_run) -%}
-    {%- do tideline.warn_rows_without_load_time(run) -%}
+    {%- do tideline.warn_unreadable_rows(run) -%}
     {%- do tideline.log_run(model_name, none if first_run else run.lower, run.upper, run.rows_read, run.rows_written,
         run.dates | length, duplicates_dropped=run.duplicates_dropped, rows_rejected=run.rows_rejected,
         rows_without_load_time=run.rows_without_load_time) -%}
     {{- return(run) -}}
 {% endmacro %}
 
-{% macro warn_rows_without_load_time(run) %}
+{#- The warnings of the decide query's load checks, with their counts. -#}
+{% macro warn_unreadable_rows(run) %}
+    {%- set events = source('tideline', 'events') -%}
     {%- if run.rows_without_load_time > 0 -%}
-        {%- do exceptions.warn("tideline: " ~ run.rows_without_load_time ~ " rows of " ~ source('tideline', 'events')
-            ~ " have no load_tstamp (load dates " ~ run.lower[:10] ~ " to " ~ tideline.now()[:10]
-            ~ " or none); no window can read them. Set their load_tstamp (and load_date) to load them.") -%}
+        {%- do exceptions.warn("tideline: " ~ run.rows_without_load_time ~ " rows of " ~ events
+            ~ " have no load_tstamp (load dates from " ~ run.lower[:10] ~ " or none); no window can read them."
+            ~ " Set their load_tstamp (and load_date) to load them.") -%}
+    {%- endif -%}
+    {%- if run.rows_loaded_after_now > 0 -%}
+        {%- do exceptions.warn("tideline: " ~ run.rows_loaded_after_now ~ " rows of " ~ events ~ " have a load_tstamp after now ("
+            ~ tideline.now() ~ " UTC); they are read by the first run whose now has passed them. A loader clock ahead of"
+            ~ " UTC, or a tideline__now in the past, does this.") -%}
+    {%- endif -%}
+    {%- if run.rows_in_other_load_date > 0 -%}
+        {%- do exceptions.warn("tideline: " ~ run.rows_in_other_load_date ~ " rows of " ~ events ~ " (load dates from "
+            ~ run.lower[:10] ~ ") sit in a load_date partition other than the date of their load_tstamp; the run window prunes on"
+            ~ " load_date, so they are read in another window or not at all. Write load_date = to_date(load_tstamp) in UTC.") -%}
     {%- endif -%}
 {% endmacro %}
 

@@ -217,19 +217,22 @@
 {% endmacro %}
 
 {#- Build a table anew without leaving readers with nothing when the build fails: create
-    <name>__tl_new from the select, then drop the old table and rename the new one in its
-    place. Without an old table, build it in place. -#}
+    <name>__tl_new from the select, then drop the old relation (a table, or a view another
+    materialization left) and rename the new one in its place. Without an old relation, build
+    it in place. partition_by: a column list (string or list), or none. -#}
 {% macro build_then_swap(relation, select_sql, partition_by, existing) %}
     {%- set staged = relation if existing is none else relation.incorporate(path={'identifier': relation.identifier ~ '__tl_new'}) -%}
+    {%- set partition_by = partition_by | join(', ') if partition_by is iterable and partition_by is not string else partition_by -%}
     {%- if existing is not none -%}
         {%- do tideline.exec('drop table if exists ' ~ staged) -%}
     {%- endif -%}
     {% call statement('build', fetch_result=false) %}
-        create table {{ staged }} using parquet partitioned by ({{ partition_by }}) as
+        create table {{ staged }} using parquet
+        {%- if partition_by %} partitioned by ({{ partition_by }}){% endif %} as
         {{ select_sql }}
     {% endcall %}
     {%- if existing is not none -%}
-        {%- do tideline.exec('drop table ' ~ relation) -%}
+        {%- do adapter.drop_relation(existing) -%}
         {%- do tideline.exec('alter table ' ~ staged ~ ' rename to ' ~ relation) -%}
     {%- endif -%}
 {% endmacro %}

@@ -66,10 +66,11 @@
     {{- return(value | list) -}}
 {% endmacro %}
 
-{% macro var_identifier(name) %}
-    {%- set value = tideline.tl_var(name) -%}
+{#- A var that names a column (or, with `what`, a schema or table): an identifier, never SQL. -#}
+{% macro var_identifier(name, what='a column name') %}
+    {%- set value = tideline.tl_var(name) if name in tideline.default_vars() else var(name, none) -%}
     {%- if value is not string or not modules.re.match('^[A-Za-z_][A-Za-z0-9_]*$', value) -%}
-        {{ tideline._var_error(name, value, "a column name (letters, digits, underscores)") }}
+        {{ tideline._var_error(name, value, what ~ " (letters, digits, underscores)") }}
     {%- endif -%}
     {{- return(value) -}}
 {% endmacro %}
@@ -84,11 +85,24 @@
         {{- return(run_started_at.astimezone(modules.pytz.utc).strftime('%Y-%m-%d %H:%M:%S')) -}}
     {%- endif -%}
     {%- set text = value | string -%}
-    {%- set m = modules.re.match('^(\d{4}-\d{2}-\d{2})([ T](\d{2}):(\d{2})(:(\d{2}))?)?$', text) -%}
-    {%- if not m -%}
-        {{ tideline._var_error('tideline__now', value, "a UTC time written YYYY-MM-DD[ HH:MM[:SS]]") }}
+    {%- set m = modules.re.match('^(\d{4})-(\d{2})-(\d{2})([ T](\d{2}):(\d{2})(:(\d{2}))?)?$', text) -%}
+    {%- if not m or not tideline._is_calendar_date(m.group(1) | int, m.group(2) | int, m.group(3) | int)
+            or (m.group(5) or '0') | int > 23 or (m.group(6) or '0') | int > 59 or (m.group(8) or '0') | int > 59 -%}
+        {{ tideline._var_error('tideline__now' if tideline.tl_var('tideline__now') not in [none, ''] else 'TIDELINE_NOW (environment)',
+            value, "a UTC time written YYYY-MM-DD[ HH:MM[:SS]] that exists on the calendar") }}
     {%- endif -%}
-    {{- return(m.group(1) ~ ' ' ~ (m.group(3) or '00') ~ ':' ~ (m.group(4) or '00') ~ ':' ~ (m.group(6) or '00')) -}}
+    {{- return(text[:10] ~ ' ' ~ (m.group(5) or '00') ~ ':' ~ (m.group(6) or '00') ~ ':' ~ (m.group(8) or '00')) -}}
+{% endmacro %}
+
+{#- A run's now must not be before what the model already committed: its window would be
+    inverted, and its date rules (reprocess_days, the attribute windows) would be evaluated at a
+    time the model has already passed. -#}
+{% macro refuse_now_before_watermark(model_name, watermark) %}
+    {%- if watermark is not none and watermark[:19] > tideline.now() -%}
+        {{ exceptions.raise_compiler_error("tideline: now (" ~ tideline.now() ~ " UTC) is before the watermark of " ~ model_name
+            ~ " (" ~ watermark ~ "): it already processed everything up to then. Run with a later tideline__now (or TIDELINE_NOW),"
+            ~ " or without one; to replay an earlier time, rebuild: dbt run --full-refresh with that now.") }}
+    {%- endif -%}
 {% endmacro %}
 
 {% macro validate_vars() %}
@@ -102,7 +116,13 @@
     {%- do tideline.var_string_list('tideline__app_id') -%}
     {%- do tideline.var_string_list('tideline__events_to_include') -%}
     {%- do tideline.var_identifier('tideline__attribute_key') -%}
-    {%- do tideline.now() -%}
+    {%- if tideline.var_date('tideline__start_date') > tideline.now()[:10] -%}
+        {{ tideline._var_error('tideline__start_date', tideline.tl_var('tideline__start_date'),
+            "a date on or before now (" ~ tideline.now() ~ " UTC): nothing after now can have been loaded") }}
+    {%- endif -%}
+    {%- for name in ['tideline__events_schema', 'tideline__events_table'] if var(name, none) is not none -%}
+        {%- do tideline.var_identifier(name, 'a schema or table name') -%}
+    {%- endfor -%}
     {%- do tideline._daily_backfill_dates() -%}
     {%- do tideline.var_int('tideline__run_lock_minutes', 1) -%}
     {#- renders to nothing, so dbt sends no statement for this hook -#}

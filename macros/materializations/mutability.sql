@@ -1,4 +1,4 @@
-{#- The mutability materializations (seed 000). The rules live in macros/mutability/mutability.sql;
+{#- The mutability materializations. The rules live in macros/mutability/mutability.sql;
     each materialization here only picks its type. Config: update_cron (default '0 * * * *'),
     and for append_only: along (required), min, max, settle, max_along_values; see the README. -#}
 

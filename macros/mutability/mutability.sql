@@ -1,4 +1,4 @@
-{#- Mutability (seed 000): how a source changes, as materializations, so tideline does the least
+{#- Mutability: how a source changes, as materializations, so tideline does the least
     work that is still correct. The materializations (macros/materializations/mutability.sql)
     are thin; the rules live here:
       immutable      built once; later runs do nothing; a changed compiled SQL is an error

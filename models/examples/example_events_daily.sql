@@ -1,5 +1,5 @@
 -- Events per event date, app and event name: a plain table over the source, the smallest
--- end-to-end model (it proves the project, the source table and the seed work together).
+-- end-to-end model (it proves the project, the source table and a lookup model work together).
 with events as (
     select
         app_id,

@@ -1,6 +1,6 @@
 -- An attributes table: dropped and recomputed each run from the daily aggregate, with
 -- lifetime values and last-7-days windows relative to tideline's "now".
-{{ config(materialized='table') }}
+{{ config(materialized='tideline_table') }}
 
 select
     attribute_key,
