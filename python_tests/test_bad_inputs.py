@@ -63,8 +63,8 @@ CASES = [
     ("now minute 60", {"tideline__now": "2025-06-06 12:60"}, [], {}, "var tideline__now = \"2025-06-06 12:60\""),
     ("now with a zone", {"tideline__now": "2025-06-06T00:00:00+02:00"}, [], {}, "var tideline__now"),
     ("TIDELINE_NOW not on the calendar", {"tideline__now": None}, [], {"TIDELINE_NOW": "2025-06-31"}, "TIDELINE_NOW (environment) = \"2025-06-31\" is invalid"),
-    ("now before the watermark", {"tideline__now": "2025-06-04 00:00:00"}, [], {}, "is before the watermark of tl_filtered_events"),
-    ("now before the watermark, aggregates only", {"tideline__now": "2025-06-04 00:00:00"}, ["--select", "daily_user_activity"], {}, "is before the watermark of daily_user_activity"),
+    ("now before the watermark", {"tideline__now": "2025-06-04 00:00:00"}, [], {}, "is before the watermark of daily_page_activity (2025-06-06 00:00:00), daily_user_activity (2025-06-06 00:00:00), tl_filtered_events ("),
+    ("now before the watermark, aggregates only", {"tideline__now": "2025-06-04 00:00:00"}, ["--select", "daily_user_activity"], {}, "is before the watermark of daily_user_activity (2025-06-06 00:00:00):"),
     ("backfill_dates one date", {"tideline__backfill_dates": ["2025-06-02"]}, ["--select", "daily_user_activity"], {}, "var tideline__backfill_dates = [\"2025-06-02\"]"),
     ("backfill_dates reversed", {"tideline__backfill_dates": ["2025-06-03", "2025-06-01"]}, ["--select", "daily_user_activity"], {}, "first <= last < today"),
     ("backfill_dates up to today", {"tideline__backfill_dates": ["2025-06-01", "2025-06-06"]}, ["--select", "daily_user_activity"], {}, "var tideline__backfill_dates"),
@@ -141,7 +141,7 @@ def test_a_bad_input_is_refused_by_name_and_changes_nothing(project, built, case
             else:
                 os.environ[k] = v
     text = "\n".join(result.messages)
-    message = next((line.strip() for line in text.splitlines() if "tideline" in line), text.strip().splitlines()[0])
+    message = next((line.strip() for line in text.splitlines() if "tideline: " in line), text.strip().splitlines()[0])
     unchanged = snapshot(project) == built
     print(f"\n| {case} | {message[:160]} | {'yes' if unchanged else 'NO'} |")
     assert not result.success, case

@@ -121,6 +121,7 @@
         {%- if existing is none -%}{%- do missing_views.append(name) -%}{%- endif -%}
     {%- endfor -%}
     {%- do tideline.refuse_partial_full_refresh() -%}
+    {%- if relation is not none -%}{%- do tideline.refuse_now_before_watermarks() -%}{%- endif -%}
 
     {%- if relation is none -%}
         {%- do tideline.exec('create schema if not exists ' ~ target.schema) -%}
