@@ -12,7 +12,7 @@ import datetime as dt
 
 import pytest
 
-from tideline_tools.generator import EventWorld
+from tideline_tools.generator import EventWorld, create_events_table
 
 START = dt.datetime(2025, 6, 1)
 WORLD = EventWorld(
@@ -160,6 +160,7 @@ def test_rows_without_a_load_time_are_counted_and_never_processed(project):
 
 def test_a_state_table_of_another_version_is_refused_with_its_columns(project):
     project.reset()
+    create_events_table(project.runner, project.events_table)
     project.runner.execute(f"create schema {project.schema}")
     old = f"{project.schema}.tl_state"
     project.runner.execute(f"""create table {old} (run_id string, kind string, batch timestamp, model string)
@@ -174,6 +175,7 @@ def test_a_state_table_of_another_version_is_refused_with_its_columns(project):
 
 def test_a_state_table_of_the_earlier_layout_is_refused(project):
     project.reset()
+    create_events_table(project.runner, project.events_table)
     project.runner.execute(f"create schema {project.schema}")
     old = f"{project.schema}.tl_daily_aggregation_manifest"
     project.runner.execute(f"""create table {old} (event_date date, processed_rows bigint, skipped_rows bigint,
