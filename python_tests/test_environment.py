@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -118,6 +119,27 @@ def test_back_to_back_commands_wait_for_the_metastore_and_all_succeed(tmp_path):
     waited = [err for _, err in outputs if "waiting up to 60s for another process" in err]
     assert len(waited) == 1, outputs
     assert all("Exception" not in out + err for out, err in outputs), outputs
+
+
+def test_the_demo_then_the_next_load_show_recent_attributes(tmp_path):
+    """The first hour: `make demo` (events dated up to today, the last day held back), then the
+    documented `make next-load`: both succeed and the last-7-days attributes have values."""
+    env = clean_env(TIDELINE_DATA_DIR=str(tmp_path / "data"))
+    attributes = re.compile(r"user_attributes: (\d+) users, (\d+) active in the last 7 days, (\d+) page views")
+    demo = subprocess.run([sys.executable, "-m", "tideline_tools.demo", "--days", "3", "--events-per-day", "150"],
+                          env=env, cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
+    first = attributes.search(demo.stdout)
+    assert first and int(first[2]) > 0 and int(first[3]) > 0, demo.stdout[-2000:]
+    assert "next: make next-load" in demo.stdout
+    after = subprocess.run([sys.executable, "-m", "tideline_tools.demo", "next-load", "--hours", "3"],
+                           env=env, cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    assert after.returncode == 0, after.stdout[-3000:] + after.stderr[-3000:]
+    assert re.search(r"loaded \d+ event rows into tideline_source.events: hourly loads after ", after.stdout), after.stdout
+    assert "tideline tl_filtered_events: window (" in after.stdout
+    second = attributes.search(after.stdout)
+    assert second and int(second[3]) >= int(first[3]), after.stdout[-2000:]
+    assert "\x1b[" not in demo.stdout + after.stdout
 
 
 def test_a_stale_lock_file_is_not_a_lock(tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +43,9 @@ def run_dbt(
 ) -> DbtResult:
     """`dbt <args> --vars <vars>` in-process; raise DbtFailed when expect_success and it fails."""
     from dbt.cli.main import dbtRunner
+
+    if not sys.stdout.isatty():
+        os.environ.setdefault("DBT_USE_COLORS", "false")   # no colour codes in logs and pipes
 
     full = list(args)
     full += ["--project-dir", str(project_dir or PROJECT_DIR), "--profiles-dir", str(PROFILES_DIR)]

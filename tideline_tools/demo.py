@@ -126,9 +126,7 @@ def next_load(data_dir: Path, runner, hours: int) -> int:
         print(f"loaded {rows} event rows into {SOURCE}: hourly loads after {last} up to {until}")
     else:
         print(f"nothing to load: {SOURCE} is loaded up to {last}, the last full hour; dbt run finds nothing new")
-    result = run_dbt(["run"], vars=DBT_VARS, target="local")
-    for line in result.tideline_lines:
-        print(line)
+    result = run_dbt(["run"], vars=DBT_VARS, target="local")   # dbt prints each model's tideline line
     _print_attributes(runner, result)
     return 0
 
