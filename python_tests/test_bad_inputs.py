@@ -147,3 +147,12 @@ def test_a_bad_input_is_refused_by_name_and_changes_nothing(project, built, case
     assert not result.success, case
     assert expected in text, text
     assert unchanged, case
+
+
+def test_compile_without_a_source_says_how_to_load_events(project, built):
+    result = project.dbt("compile", "--select", "tl_filtered_events",
+                         vars={**VARS, "tideline__events_table": "no_such_table"}, expect_success=False)
+    text = "\n".join(result.messages)
+    assert not result.success
+    assert "no_such_table does not exist. Load events first (make demo loads sample events" in text, text
+    assert snapshot(project) == built

@@ -158,6 +158,31 @@ def test_rows_without_a_load_time_are_counted_and_never_processed(project):
         from {project.fresh('tl_filtered_events')}""") == [(world.rows_total(), 0)]
 
 
+def test_rows_loaded_after_now_or_in_another_load_date_are_counted_and_warned_about(project):
+    project.reset()
+    world = EventWorld(seed=22, start=dt.datetime(2025, 6, 1), days=1, events_per_day=30, late_share=0,
+                       duplicate_share=0, reload_share=0, pre_start_share=0, bot_share=0)
+    project.load(world, until=dt.datetime(2025, 6, 3), cadence_seconds=3600)
+    columns = project.runner.columns(f"select * from {project.events_table}")
+
+    def copies(prefix: str, load_tstamp: str, load_date: str) -> str:
+        values = {"event_id": f"concat('{prefix}', event_id)", "load_tstamp": load_tstamp, "load_date": load_date}
+        return ", ".join(values.get(c, c) for c in columns)
+
+    # 2 rows loaded (by a clock ahead) after the run's now; 3 rows filed under the wrong load_date
+    project.runner.execute(f"""insert into {project.events_table} select {copies('future-', "timestamp'2025-06-09 00:00:00'", "date'2025-06-09'")}
+        from {project.events_table} order by event_id limit 2""")
+    project.runner.execute(f"""insert into {project.events_table} select {copies('misfiled-', "timestamp'2025-06-02 12:00:00'", "date'2025-06-04'")}
+        from {project.events_table} where event_id not like 'future-%' order by event_id limit 3""")
+    result = run(project, "2025-06-05 00:00:00", tideline__app_id=[])
+    text = "\n".join(result.messages)
+    assert "tideline: 2 rows of " in text and "have a load_tstamp after now (2025-06-05 00:00:00 UTC)" in text, text
+    assert "tideline: 3 rows of " in text and "sit in a load_date partition other than the date of their load_tstamp" in text, text
+    kept = project.rows(f"""select count_if(event_id like 'future-%'), count(*)
+        from {project.fresh('tl_filtered_events')}""")
+    assert kept[0][0] == 0
+
+
 def test_a_state_table_of_another_version_is_refused_with_its_columns(project):
     project.reset()
     create_events_table(project.runner, project.events_table)
