@@ -242,7 +242,11 @@
     folder (tideline_tools/localenv.py, which says so in TIDELINE_LOCKED_DATA_DIR); a Thrift
     server has no such thing, so on-run-start
     creates the table tl_run_lock, whose creation in the metastore is the atomic step: a
-    second run finds it and is refused in one line naming the holder. on-run-end drops it.
+    second run finds it and is refused in one line naming the holder. It is a Hive-format
+    table (stored as, not using): Spark creates those with the metastore's own "if not exists",
+    so two runs creating it at the same moment both succeed and the loser reads the winner's
+    properties; a `using` table is checked first and then created, and the loser of that race
+    fails with TABLE_OR_VIEW_ALREADY_EXISTS. on-run-end drops it.
     A lock older than tideline__run_lock_minutes (default 120) is taken to be left by a run
     that was killed: it is dropped and taken over. To free one by hand:
     dbt run-operation tideline.release_run_lock --args '{force: true}' -#}
@@ -258,7 +262,7 @@
     {%- do tideline.exec('create schema if not exists ' ~ target.schema) -%}
     {%- for attempt in [1, 2] -%}
         {% call statement('take_run_lock', fetch_result=false) %}
-            create table if not exists {{ lock }} (run_id string) using parquet
+            create table if not exists {{ lock }} (run_id string) stored as parquet
             tblproperties ('tideline.run_id' = '{{ tideline.run_id() }}',
                            'tideline.taken_at' = '{{ now.strftime("%Y-%m-%d %H:%M:%S") }}')
         {% endcall %}
