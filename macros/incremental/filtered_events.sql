@@ -37,12 +37,15 @@
 
 {#- The source events of this run's window, one row per event_id, with the source's columns.
 
-    Duplicates are resolved here, deterministically: within the window the copy first in
-    first_copy_order() wins; across runs, a copy whose event_id was already loaded before the
-    window (within tideline__dedupe_lookback_days of it, partition-pruned on load_date) loses to
-    that earlier copy, whatever its derived_tstamp. Rows without an event_id are left out (and
-    counted as rejected). The two markers are replaced by the run's limits. The source's
-    columns are listed (one describe) so that Spark reads only the columns a query uses. -#}
+    Duplicates are resolved here, deterministically, in one ranked scan of the source: the
+    window's copies and the copies loaded before the window (within
+    tideline__dedupe_lookback_days of it, partition-pruned on load_date) are ranked per event_id
+    in first_copy_order(); the first copy is kept when it is one of the window's. Since
+    first_copy_order() starts with load_tstamp, a copy loaded before the window always ranks
+    first: a window copy of an event_id already loaded loses to it, whatever its derived_tstamp.
+    Rows without an event_id are left out (and counted as rejected). The two markers are
+    replaced by the run's limits. The source's columns are listed (one describe) so that Spark
+    reads only the columns a query uses. -#}
 {% macro events_this_run() %}
     {%- set events = source('tideline', 'events') -%}
     {%- set columns = tideline.source_columns(events) if execute else ['*'] -%}
@@ -53,28 +56,31 @@
                 {{ columns | join(', ') }},
                 row_number() over (partition by event_id order by {{ tideline.first_copy_order() }}) as copy_rank
             from {{ events }}
-            where event_id is not null and /* tideline: run window */ true
+            where /* tideline: the window and the copies loaded before it */ true
         ) as copies
-        left anti join (
-            select event_id
-            from {{ events }}
-            where /* tideline: loaded before the window */ true
-        ) as loaded_before
-            on copies.event_id = loaded_before.event_id
-        where copies.copy_rank = 1
+        where copy_rank = 1 and event_id is not null and /* tideline: in the window */ true
     ) as events_this_run
 {%- endmacro %}
 
+{#- The markers of events_this_run(). -#}
+{% macro _run_window_markers() %}
+    {{- return(['/* tideline: the window and the copies loaded before it */ true', '/* tideline: in the window */ true']) -}}
+{% endmacro %}
+
 {#- `sql` with the markers of events_this_run() replaced by this run's window (`upper_sql` a
-    timestamp literal, or the limits' scalar subquery inside the decide query). -#}
+    timestamp literal, or the limits' scalar subquery inside the decide query): the window's
+    rows and the rows loaded before it within the dedupe lookback, in one partition range. -#}
 {% macro with_run_window(sql, lower, upper_sql, upper_date) %}
     {%- set lookback = tideline.var_int('tideline__dedupe_lookback_days', 0) -%}
-    {%- set loaded_before -%}
-        load_date between date_sub(date'{{ lower[1] }}', {{ lookback }}) and date'{{ lower[1] }}'
-        and load_tstamp <= {{ lower[0] }}
+    {%- set copies -%}
+        load_date between date_sub(date'{{ lower[1] }}', {{ lookback }}) and date'{{ upper_date }}'
+        and (
+            ({{ tideline.in_run_window(lower, upper_sql, upper_date) }})
+            or (load_date <= date'{{ lower[1] }}' and load_tstamp <= {{ lower[0] }})
+        )
     {%- endset -%}
-    {{- return(sql | replace('/* tideline: run window */ true', tideline.in_run_window(lower, upper_sql, upper_date))
-                   | replace('/* tideline: loaded before the window */ true', loaded_before)) -}}
+    {%- set markers = tideline._run_window_markers() -%}
+    {{- return(sql | replace(markers[0], copies) | replace(markers[1], 'load_tstamp > ' ~ lower[0])) -}}
 {% endmacro %}
 
 {#- The model's rows for this run, with the commit columns. -#}
@@ -92,7 +98,6 @@
     {%- set now = tideline.now() -%}
     {%- set upper_sql = '(select upper_limit from limits)' -%}
     {%- set kept = tideline._filtered_events_for_window(model_sql, lower, upper_sql, now[:10]) -%}
-    {%- set window = tideline.in_run_window(lower, upper_sql, now[:10]) -%}
     {%- set source = source('tideline', 'events') -%}
     {% set sql %}
         with limits as (
@@ -112,62 +117,37 @@
             group by event_date
         ),
 
-        -- every copy in the window, ranked as events_this_run() ranks them: the run's counts
-        window_copies as (
+        -- the window's copies and those loaded before it, ranked as events_this_run() ranks
+        -- them: the run's counts
+        copies as (
             select
                 event_id,
                 derived_tstamp,
                 load_tstamp,
                 row_number() over (partition by event_id order by {{ tideline.first_copy_order() }}) as copy_rank
             from {{ source }}
-            where {{ window }}
+            where {{ tideline.with_run_window(tideline._run_window_markers()[0], lower, upper_sql, now[:10]) }}
         ),
 
-        loaded_before as (
-            select event_id
-            from {{ source }}
-            where {{ tideline.with_run_window('/* tideline: loaded before the window */ true', lower, upper_sql, now[:10]) }}
-        ),
-
-        window_rows as (
+        window_counts as (
             select
                 count(*) as rows_read,
                 count_if(event_id is null) as rows_without_id,
-                cast(max(load_tstamp) as string) as watermark
-            from window_copies
-        ),
-
-        deduplicated as (
-            select count(*) as events, count_if(derived_tstamp is null) as without_time
-            from window_copies
-            left anti join loaded_before on window_copies.event_id = loaded_before.event_id
-            where window_copies.event_id is not null and window_copies.copy_rank = 1
-        ),
-
-        -- rows this window cannot read as they are, counted and warned about (never silently
-        -- dropped): without a load_tstamp (no window reads them), loaded after now (read once
-        -- now passes them), or in a load_date partition other than the date of their
-        -- load_tstamp (the window prunes on load_date). Only the partitions from the lower
-        -- limit's date on are scanned: the cost stays with the new loads.
-        load_checks as (
-            select
-                count_if(load_tstamp is null) as rows_without_load_time,
-                count_if(load_tstamp > {{ tideline.ts(now) }}) as rows_loaded_after_now,
-                count_if(load_date <> to_date(load_tstamp)) as rows_in_other_load_date
-            from {{ source }}
-            where load_date is null or load_date >= date'{{ lower[1] }}'
+                cast(max(load_tstamp) as string) as watermark,
+                count_if(event_id is not null and copy_rank = 1) as events,
+                count_if(event_id is not null and copy_rank = 1 and derived_tstamp is null) as without_time
+            from copies
+            where load_tstamp > {{ lower[0] }}
         )
 
         select
             'run' as kind, cast(null as string) as event_date, 0 as new_rows, 0 as late_rows,
             cast(limits.lower_limit as string) as lower_limit, cast(limits.upper_limit as string) as upper_limit,
-            window_rows.rows_read, window_rows.rows_without_id, window_rows.watermark,
-            deduplicated.events, deduplicated.without_time, load_checks.rows_without_load_time,
-            load_checks.rows_loaded_after_now, load_checks.rows_in_other_load_date
+            window_counts.rows_read, window_counts.rows_without_id, window_counts.watermark,
+            window_counts.events, window_counts.without_time, limits.rows_without_load_time,
+            limits.rows_loaded_after_now, limits.rows_in_other_load_date
         from limits
-        cross join window_rows
-        cross join deduplicated
-        cross join load_checks
+        cross join window_counts
         union all
         select 'date', event_date, new_rows, late_rows, null, null, null, null, null, null, null, null, null, null
         from per_date
@@ -188,7 +168,7 @@
 {#- The whole run of tl_filtered_events (steps 1 to 4 above). `relation` is the model's view. -#}
 {% macro build_filtered_events(relation, model_sql, full_refresh) %}
     {%- set model_name = relation.identifier -%}
-    {%- for marker in ['/* tideline: run window */ true', '/* tideline: loaded before the window */ true'] if marker not in model_sql -%}
+    {%- for marker in tideline._run_window_markers() if marker not in model_sql -%}
         {{ exceptions.raise_compiler_error("tideline: " ~ model_name ~ " must read its events with `from {{ tideline.events_this_run() }}`") }}
     {%- endfor -%}
     {%- set rows_relation = relation.incorporate(path={'identifier': model_name ~ '__tl_rows'}, type='table') -%}
