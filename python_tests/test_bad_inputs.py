@@ -30,6 +30,9 @@ BROKEN_SOURCES = {
     "no_derived_tstamp": "select * except_derived_tstamp",
     "event_id_int": "cast(1 as int) as event_id",
     "load_tstamp_string": "cast(load_tstamp as string) as load_tstamp",
+    "no_load_date": "select * except_load_date",
+    "no_event_id": "select * except_event_id",
+    "derived_tstamp_date": "cast(derived_tstamp as date) as derived_tstamp",
 }
 
 CASES = [
@@ -89,6 +92,26 @@ CASES = [
     ("misspelt events_table", {"tideline__event_table": "events"}, [], {}, "(did you mean tideline__events_table?)"),
     ("unknown tideline var", {"tideline__colour": "blue"}, [], {}, "tideline__colour is not a tideline var"),
     ("partial --full-refresh", {}, ["--full-refresh", "--select", "tl_filtered_events"], {}, "would leave them behind"),
+    ("start_date null", {"tideline__start_date": None}, [], {}, "var tideline__start_date = null is invalid"),
+    ("start_date empty", {"tideline__start_date": ""}, [], {}, "var tideline__start_date = \"\" is invalid"),
+    ("start_date with a time", {"tideline__start_date": "2025-06-01 00:00:00"}, [], {}, "var tideline__start_date = \"2025-06-01 00:00:00\""),
+    ("reprocess_days a fraction", {"tideline__reprocess_days": 1.5}, [], {}, "var tideline__reprocess_days = 1.5"),
+    ("dedupe_lookback_days a string", {"tideline__dedupe_lookback_days": "3"}, [], {}, "var tideline__dedupe_lookback_days = \"3\""),
+    ("min_rows_to_process a list", {"tideline__min_rows_to_process": [1]}, [], {}, "var tideline__min_rows_to_process = [1]"),
+    ("events_to_include with a null", {"tideline__events_to_include": [None]}, [], {}, "var tideline__events_to_include = [null]"),
+    ("attribute_key empty", {"tideline__attribute_key": ""}, [], {}, "var tideline__attribute_key = \"\" is invalid"),
+    ("events_schema empty", {"tideline__events_schema": ""}, [], {}, "var tideline__events_schema = \"\" is invalid"),
+    ("events_table empty", {"tideline__events_table": ""}, [], {}, "var tideline__events_table = \"\" is invalid"),
+    ("run_lock_minutes a word", {"tideline__run_lock_minutes": "ten"}, [], {}, "var tideline__run_lock_minutes = \"ten\""),
+    ("backfill_dates three dates", {"tideline__backfill_dates": ["2025-06-01", "2025-06-02", "2025-06-03"]}, ["--select", "daily_user_activity"], {}, "var tideline__backfill_dates"),
+    ("now a number", {"tideline__now": 20250606}, [], {}, "var tideline__now = 20250606"),
+    ("source without load_date", {"tideline__events_table": "no_load_date"}, [], {}, "load_date (date) is missing"),
+    ("source without event_id", {"tideline__events_table": "no_event_id"}, [], {}, "event_id (string) is missing"),
+    ("source with a date derived_tstamp", {"tideline__events_table": "derived_tstamp_date"}, [], {}, "derived_tstamp is date, not timestamp"),
+    ("misspelt app_id", {"tideline__appid": ["web"]}, [], {}, "(did you mean tideline__app_id?)"),
+    ("misspelt dedupe_lookback_days", {"tideline__dedup_lookback_days": 1}, [], {}, "(did you mean tideline__dedupe_lookback_days?)"),
+    ("misspelt prefix", {"tidline__start_date": "2025-06-01"}, [], {}, "tidline__start_date is not a tideline var (did you mean tideline__start_date?)"),
+    ("misspelt prefix, one underscore", {"tideline_reprocess_days": 3}, [], {}, "(did you mean tideline__reprocess_days?)"),
 ]
 
 

@@ -126,9 +126,16 @@ def test_the_demo_then_the_next_load_show_recent_attributes(tmp_path):
     documented `make next-load`: both succeed and the last-7-days attributes have values."""
     env = clean_env(TIDELINE_DATA_DIR=str(tmp_path / "data"))
     attributes = re.compile(r"user_attributes: (\d+) users, (\d+) active in the last 7 days, (\d+) page views")
+    small = subprocess.run([sys.executable, "-m", "tideline_tools.demo", "--days", "2", "--events-per-day", "20"],
+                           env=env, cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    assert small.returncode == 0 and "replaces" not in small.stdout, small.stdout[-3000:] + small.stderr[-3000:]
+    small_rows = re.search(r"loaded (\d+) event rows into tideline_source.events", small.stdout)[1]
+    # a second demo says what it replaces before it does
     demo = subprocess.run([sys.executable, "-m", "tideline_tools.demo", "--days", "3", "--events-per-day", "150"],
                           env=env, cwd=tmp_path, capture_output=True, text=True, timeout=900)
     assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
+    assert demo.stdout.startswith(f"tideline: make demo replaces tideline_source.events ({small_rows} rows, loads up to "), \
+        demo.stdout[:500]
     first = attributes.search(demo.stdout)
     assert first and int(first[2]) > 0 and int(first[3]) > 0, demo.stdout[-2000:]
     assert "next: make next-load" in demo.stdout

@@ -154,16 +154,21 @@
     {#- renders to nothing, so dbt sends no statement for this hook -#}
 {% endmacro %}
 
-{#- A tideline__* var that tideline does not know is refused, naming the closest known one: a
-    misspelt var (tideline__backfil_limit_days) would otherwise be ignored without a word. Reads
-    the vars given on the command line; project vars are the project's own business. -#}
+{#- A var that tideline does not know is refused, naming the closest known one, when it is
+    meant for tideline: its name starts with tideline__, or is within two edits of a known
+    name (tidline__start_date, tideline_reprocess_days). A misspelt var would otherwise be
+    ignored without a word. Reads the vars given on the command line; project vars are the
+    project's own business. -#}
 {% macro refuse_unknown_vars() %}
     {%- set given = invocation_args_dict.get('vars') or {} -%}
     {%- if given is string -%}{%- set given = fromyaml(given) or {} -%}{%- endif -%}
     {%- set known = tideline.known_vars() -%}
-    {%- for name in given if name is string and name.startswith('tideline__') and name not in known -%}
-        {{ exceptions.raise_compiler_error("tideline: var " ~ name ~ " is not a tideline var (did you mean "
-            ~ tideline._closest(name, known) ~ "?); known: " ~ known | sort | join(', ')) }}
+    {%- for name in given if name is string and name not in known -%}
+        {%- set closest = tideline._closest(name, known) -%}
+        {%- if name.startswith('tideline__') or tideline._edit_distance(name, closest) <= 2 -%}
+            {{ exceptions.raise_compiler_error("tideline: var " ~ name ~ " is not a tideline var (did you mean "
+                ~ closest ~ "?); known: " ~ known | sort | join(', ')) }}
+        {%- endif -%}
     {%- endfor -%}
 {% endmacro %}
 
@@ -175,16 +180,22 @@
 {% macro _closest(word, candidates) %}
     {%- set best = {'name': none, 'distance': 1000} -%}
     {%- for candidate in candidates -%}
-        {%- set previous = range(candidate | length + 1) | list -%}
-        {%- for i in range(1, word | length + 1) -%}
-            {%- set current = [i] -%}
-            {%- for j in range(1, candidate | length + 1) -%}
-                {%- set cost = 0 if word[i - 1] == candidate[j - 1] else 1 -%}
-                {%- do current.append([previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost] | min) -%}
-            {%- endfor -%}
-            {%- do previous.clear() -%}{%- do previous.extend(current) -%}
-        {%- endfor -%}
-        {%- if previous[-1] < best.distance -%}{%- do best.update({'name': candidate, 'distance': previous[-1]}) -%}{%- endif -%}
+        {%- set distance = tideline._edit_distance(word, candidate) -%}
+        {%- if distance < best.distance -%}{%- do best.update({'name': candidate, 'distance': distance}) -%}{%- endif -%}
     {%- endfor -%}
     {{- return(best.name) -}}
+{% endmacro %}
+
+{#- Levenshtein distance (insertions, deletions, substitutions), one row at a time. -#}
+{% macro _edit_distance(word, candidate) %}
+    {%- set previous = range(candidate | length + 1) | list -%}
+    {%- for i in range(1, word | length + 1) -%}
+        {%- set current = [i] -%}
+        {%- for j in range(1, candidate | length + 1) -%}
+            {%- set cost = 0 if word[i - 1] == candidate[j - 1] else 1 -%}
+            {%- do current.append([previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost] | min) -%}
+        {%- endfor -%}
+        {%- do previous.clear() -%}{%- do previous.extend(current) -%}
+    {%- endfor -%}
+    {{- return(previous[-1]) -}}
 {% endmacro %}
