@@ -82,6 +82,9 @@ def test_dbt_called_by_path_from_another_folder_needs_no_activation(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     assert "tl_filtered_events" in result.stdout.split() and "daily_user_activity" in result.stdout.split()
     assert "\x1b[" not in result.stdout   # no colour codes when the output is not a terminal
+    usage = subprocess.run([str(dbt), "run", "-h"], env=clean_env(), cwd=tmp_path, capture_output=True, text=True,
+                           timeout=300)
+    assert usage.returncode == 0 and usage.stdout.startswith("Usage: dbt run [OPTIONS]"), usage.stdout[:300]
 
 
 def test_back_to_back_commands_wait_for_the_metastore_and_all_succeed(tmp_path):

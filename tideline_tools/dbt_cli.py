@@ -72,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     from dbt.cli.main import cli
 
     sys.argv = ["dbt", *argv]
-    return cli()   # on exit, localenv stops Spark's JVM at once (atexit)
+    # prog_name: click would otherwise name this module in its usage lines ("python -m ...")
+    return cli(prog_name="dbt")   # on exit, localenv stops Spark's JVM at once (atexit)
 
 
 if __name__ == "__main__":
