@@ -79,8 +79,11 @@
             or (load_date <= date'{{ lower[1] }}' and load_tstamp <= {{ lower[0] }})
         )
     {%- endset -%}
+    {%- set in_window -%}
+        load_tstamp > {{ lower[0] }}
+    {%- endset -%}
     {%- set markers = tideline._run_window_markers() -%}
-    {{- return(sql | replace(markers[0], copies) | replace(markers[1], 'load_tstamp > ' ~ lower[0])) -}}
+    {{- return(sql | replace(markers[0], copies) | replace(markers[1], in_window)) -}}
 {% endmacro %}
 
 {#- The model's rows for this run, with the commit columns. -#}
