@@ -32,6 +32,7 @@
         ['event_date', 'date'], ['new_rows', 'bigint'], ['late_rows', 'bigint'], ['pending_rows', 'bigint'],
         ['processed', 'boolean'], ['processed_rows', 'bigint'], ['skipped_rows', 'bigint'],
         ['last_processed_at', 'timestamp'],
+        ['transform', 'string'],
         ['model', 'string'],
     ]) -}}
 {% endmacro %}
@@ -191,6 +192,17 @@
         select /*+ coalesce(1) */ * from values
             {{ rows | join(',\n            ') }}
         as state({{ columns | map('first') | join(', ') }})
+    {% endcall %}
+{% endmacro %}
+
+{#- Forget a model's state (a rebuild, before it writes): its rows leave tl_state in one
+    statement, so a rebuild that dies half-way is rerun as a first build. -#}
+{% macro forget_state(model_name) %}
+    {% call statement('forget_state', fetch_result=false) %}
+        insert overwrite table {{ tideline.state_table() }} partition (model = '{{ model_name }}')
+        select {{ tideline.state_columns()[:-1] | map('first') | join(', ') }}
+        from {{ tideline.state_table() }}
+        where false
     {% endcall %}
 {% endmacro %}
 

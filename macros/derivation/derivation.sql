@@ -1,0 +1,534 @@
+{#- Derivations: the rules of a run. The materialization (macros/materializations/derivation.sql)
+    calls these in order: state, frontier, publish columns, the run's select, commit.
+
+    THE ORDER. Every document (a source row of a transform) has a position, compared field by
+    field:
+      1. greatest(commit time + read delay, F_prev): its time; F_prev is the frontier the
+         derivation had reached, so the backlog of a transform added later goes first, at F_prev;
+      2. commit time + read delay;
+      3. the transform's order_by column (rows committed together);
+      4. higher priority first;
+      5. the transform's name;
+      6. the row itself (its JSON) and, for identical rows, their number: a total order.
+    For each document in that order its update is reduced into the register of its shuffle key,
+    then its publish lambda sees the register before (_previous) and after (_register).
+
+    THE FRONTIER. A run processes every document whose time (1.) is at or before the frontier
+      F = greatest(F_prev, least(now, min over transforms of (newest commit time of the source + read delay)))
+    A source's newest commit time bounds what it can still receive (commits arrive in commit-time
+    order: tideline's _tl_batch always does, a loader's load_tstamp does), so a document that
+    arrives later is always after F, and the same arrivals give the same order whatever the
+    runs they are split into. An empty source does not hold the others back.
+
+    Folds are set-wise: Flow's update lambdas never read the register, so every strategy is an
+    associative fold, computed with window functions over the new documents of a key, started
+    from the stored register. -#}
+
+{% macro data_relation(relation) %}
+    {{- return(relation.incorporate(path={'identifier': relation.identifier ~ '__tl_data'}, type='table')) -}}
+{% endmacro %}
+
+{#- The data table's columns: the derived table's, the register key and registers, and the
+    commit columns. One table holds both kinds of rows (_tl_part 'row' or 'register'), so a run
+    writes both with one insert, and readers of the rows never scan the registers. -#}
+{% macro derivation_data_columns(settings) %}
+    {%- set columns = [] -%}
+    {%- for c in settings.derived -%}{%- do columns.append([c[0], c[1]]) -%}{%- endfor -%}
+    {%- for t in settings.key_types -%}{%- do columns.append(['_tl_key_' ~ loop.index, t]) -%}{%- endfor -%}
+    {%- if settings.registers -%}{%- do columns.append(['_register', tideline.register_struct_type(settings)]) -%}{%- endif -%}
+    {%- do columns.extend([['_tl_batch', 'timestamp'], ['_tl_run', 'string'], ['_tl_part', 'string']]) -%}
+    {{- return(columns) -}}
+{% endmacro %}
+
+{% macro register_struct_type(settings) %}
+    {%- set fields = [] -%}
+    {%- for r in settings.registers -%}{%- do fields.append(r.name ~ ':' ~ r.type) -%}{%- endfor -%}
+    {{- return('struct<' ~ fields | join(',') ~ '>') -}}
+{% endmacro %}
+
+{#- The reader's view: the newest committed row of each unique key, with its commit time. -#}
+{% macro derivation_view_sql(settings, data) %}
+    {%- set columns = settings.derived | map('first') | list -%}
+    {% set sql %}
+        select {{ columns | join(', ') }}, _tl_batch, _tl_run
+        from (
+            select
+                *,
+                row_number() over (partition by {{ settings.unique_key | join(', ') }} order by _tl_batch desc) as _tl_newest
+            from {{ data }}
+            where _tl_part = 'row' and _tl_run in ({{ tideline.committed_runs_sql(settings.name) }})
+        ) as newest
+        where _tl_newest = 1
+    {% endset %}
+    {{- return(sql) -}}
+{% endmacro %}
+
+{#- The derivation's committed state: F_prev and each transform's watermark (the newest commit
+    time it has processed). -#}
+{% macro derivation_state(settings) %}
+    {% set sql %}
+        select kind, transform, cast(max(watermark) as string) as watermark
+        from {{ tideline.state_table() }}
+        where model = '{{ settings.name }}' and kind in ('run', 'transform')
+        group by kind, transform
+    {% endset %}
+    {%- set state = {'frontier': none, 'watermarks': {}} -%}
+    {%- for row in tideline.query_rows(sql) -%}
+        {%- if row[0] == 'run' -%}{%- do state.update({'frontier': row[2]}) -%}
+        {%- else -%}{%- do state.watermarks.update({row[1]: row[2]}) -%}{%- endif -%}
+    {%- endfor -%}
+    {{- return(state) -}}
+{% endmacro %}
+
+{#- A timestamp text moved by a number of seconds. -#}
+{% macro _shift(text, seconds) %}
+    {%- set t = modules.datetime.datetime.strptime(text[:26] if '.' in text else text[:19], '%Y-%m-%d %H:%M:%S.%f' if '.' in text else '%Y-%m-%d %H:%M:%S') -%}
+    {{- return((t + modules.datetime.timedelta(seconds=seconds)).strftime('%Y-%m-%d %H:%M:%S.%f')) -}}
+{% endmacro %}
+
+{#- One query: the frontier F, and per transform how many documents it has up to F. -#}
+{% macro derivation_frontier(settings, state) %}
+    {%- set transforms = settings.transforms -%}
+    {% set sql %}
+        with newest as (
+            {%- for t in transforms %}
+            select {{ loop.index0 }} as i, greatest({{ tideline.ts(state.watermarks.get(t.name)) }}, max({{ t.commit_column }})) + interval {{ t.delay }} seconds as reaches
+            from {{ t.source.rendered }}
+            {%- if state.watermarks.get(t.name) %}
+            where {{ t.commit_column }} > {{ tideline.ts(state.watermarks[t.name]) }}
+            {%- endif %}
+            {{- '\n            union all' if not loop.last }}
+            {%- endfor %}
+        ),
+
+        frontier as (
+            select greatest({{ tideline.ts(state.frontier) }}, least({{ tideline.ts(tideline.now()) }}, min(reaches))) as f
+            from newest
+        )
+
+        select 'frontier' as transform, cast(f as string) as value from frontier
+        {%- for t in transforms %}
+        union all
+        select '{{ t.name }}', cast(count(*) as string)
+        from {{ t.source.rendered }}
+        where {{ t.commit_column }} + interval {{ t.delay }} seconds <= (select f from frontier)
+            {%- if state.watermarks.get(t.name) %} and {{ t.commit_column }} > {{ tideline.ts(state.watermarks[t.name]) }}{% endif %}
+        {%- endfor %}
+    {% endset %}
+    {%- set result = {'frontier': none, 'documents': {}} -%}
+    {%- for row in tideline.query_rows(sql) -%}
+        {%- if row[0] == 'frontier' -%}{%- do result.update({'frontier': row[1]}) -%}
+        {%- else -%}{%- do result.documents.update({row[0]: row[1] | int}) -%}{%- endif -%}
+    {%- endfor -%}
+    {{- return(result) -}}
+{% endmacro %}
+
+{#- The publish lambda with the document's position added as the first column of each of its
+    top-level selects (the position orders what it publishes). -#}
+{% macro _with_position(publish_sql, document) %}
+    {%- set sql = publish_sql | replace('_tl_document', document) -%}
+    {#- walk strings, comments, parentheses and select keywords; a select outside parentheses is top-level -#}
+    {%- set tokens = "'(\\\\.|[^'])*'|\"[^\"]*\"|`[^`]*`|--[^\\n]*|/\\*.*?\\*/|\\(|\\)|\\bselect(\\s+distinct)?\\b" -%}
+    {%- set walk = namespace(depth=0, inserts=[]) -%}
+    {%- for m in modules.re.finditer(tokens, sql, modules.re.S + modules.re.I) -%}
+        {%- if m.group(0) == '(' -%}{%- set walk.depth = walk.depth + 1 -%}
+        {%- elif m.group(0) == ')' -%}{%- set walk.depth = walk.depth - 1 -%}
+        {%- elif m.group(0)[:6] | lower == 'select' and walk.depth == 0 -%}{%- do walk.inserts.append(m.end()) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- set out = namespace(sql=sql) -%}
+    {%- for position in walk.inserts | reverse -%}
+        {%- set out.sql = out.sql[:position] ~ ' _tl_pos,' ~ out.sql[position:] -%}
+    {%- endfor -%}
+    {{- return(out.sql) -}}
+{% endmacro %}
+
+{#- The columns a publish lambda returns, from Spark's analysis of it over an empty document
+    (DESCRIBE QUERY plans it and reads nothing). -#}
+{% macro publish_columns(settings, t) %}
+    {% set sql %}
+        describe query
+        with _tl_document as (
+            select
+                s.*
+                {%- if settings.registers %},
+                cast(null as {{ tideline.register_struct_type(settings) }}) as _register,
+                cast(null as {{ tideline.register_struct_type(settings) }}) as _previous
+                {%- endif %}
+            from {{ t.source.rendered }} as s
+            where false
+        )
+        {{ t.publish }}
+    {% endset %}
+    {%- set columns = [] -%}
+    {%- for row in tideline.query_rows(sql) if row[0] and not row[0].startswith('#') -%}
+        {%- do columns.append([row[0] | lower, tideline._type_name(row[1])]) -%}
+    {%- endfor -%}
+    {{- return(columns) -}}
+{% endmacro %}
+
+{#- `value` cast to `type`; a value that does not fit (another type, an overflow) stops the
+    run with `message` instead of turning into null. -#}
+{% macro _checked_cast(value, type, message) %}
+    {%- set sql -%}
+        case when ({{ value }}) is not null and try_cast(({{ value }}) as {{ type }}) is null
+            then raise_error({{ tideline.string_list([message])[1:-1] }} || cast(({{ value }}) as string))
+            else cast(({{ value }}) as {{ type }}) end
+    {%- endset -%}
+    {{- return(sql) -}}
+{% endmacro %}
+
+{#- The value after folding `update` (a column, null where a document does not update it)
+    into `stored` (the value before this run's documents, null for never written) over the
+    window `w` (a key's documents in order, up to the current one). -#}
+{% macro _fold(spec, stored, update, initial, w, what) %}
+    {%- set s = spec.strategy -%}
+    {%- set t = spec.type -%}
+    {%- if s == 'sum' -%}
+        {%- set wide = 'decimal(38,0)' if t in ['tinyint', 'smallint', 'int', 'bigint']
+            else ('decimal(38,' ~ (modules.re.findall('\d+', t)[1] if modules.re.findall('\d+', t) | length > 1 else '0') ~ ')' if t.startswith('decimal') else 'double') -%}
+        {%- set total -%}
+            case when coalesce({{ stored }}, {{ initial }}) is null and sum(cast({{ update }} as {{ wide }})) over {{ w }} is null then null
+                else cast(coalesce({{ stored }}, {{ initial }}, 0) as {{ wide }}) + coalesce(sum(cast({{ update }} as {{ wide }})) over {{ w }}, 0) end
+        {%- endset -%}
+        {{- return(tideline._checked_cast(total, t, 'tideline: ' ~ what ~ ': the sum overflows ' ~ t ~ ': ')) -}}
+    {%- elif s in ['min', 'max'] -%}
+        {{- return(('least' if s == 'min' else 'greatest') ~ '(coalesce(' ~ stored ~ ', ' ~ initial ~ '), ' ~ s ~ '(' ~ update ~ ') over ' ~ w ~ ')') -}}
+    {%- elif s == 'last_write_wins' -%}
+        {{- return('coalesce(last(' ~ update ~ ', true) over ' ~ w ~ ', ' ~ stored ~ ')') -}}
+    {%- elif s == 'first_write_wins' -%}
+        {{- return('coalesce(' ~ stored ~ ', first(' ~ update ~ ', true) over ' ~ w ~ ')') -}}
+    {%- elif s in ['append', 'set'] -%}
+        {%- set appended = 'concat(coalesce(' ~ stored ~ ', ' ~ initial ~ ', cast(array() as ' ~ t ~ ')), flatten(collect_list(' ~ update ~ ') over ' ~ w ~ '))' -%}
+        {{- return(appended if s == 'append' else 'array_distinct(' ~ appended ~ ')') -}}
+    {%- else -%}
+        {#- merge: a fold per field of the struct -#}
+        {%- set parts = [] -%}
+        {%- for f in spec.fields -%}
+            {%- set field_initial = tideline._literal((spec.initial_value or {}).get(f[0]) if spec.initial_value is mapping else none, f[1].type) -%}
+            {%- do parts.append("'" ~ f[0] ~ "', " ~ tideline._fold(f[1], '(' ~ stored ~ ').' ~ f[0], '(' ~ update ~ ').' ~ f[0], field_initial, w, what ~ '.' ~ f[0])) -%}
+        {%- endfor -%}
+        {{- return('named_struct(' ~ parts | join(', ') ~ ')') -}}
+    {%- endif -%}
+{% endmacro %}
+
+{#- What a reader of a register sees: a last/first_write_wins value never written is its
+    initial value (the others fold the initial value in). -#}
+{% macro _exposed(spec, raw, initial) %}
+    {%- if spec.strategy in ['last_write_wins', 'first_write_wins'] -%}
+        {{- return('coalesce(' ~ raw ~ ', ' ~ initial ~ ')') -}}
+    {%- elif spec.strategy == 'merge' -%}
+        {%- set parts = [] -%}
+        {%- for f in spec.fields -%}
+            {%- set field_initial = tideline._literal(spec.initial_value.get(f[0]) if spec.initial_value is mapping else none, f[1].type) -%}
+            {%- do parts.append("'" ~ f[0] ~ "', " ~ tideline._exposed(f[1], '(' ~ raw ~ ').' ~ f[0], field_initial)) -%}
+        {%- endfor -%}
+        {{- return('named_struct(' ~ parts | join(', ') ~ ')') -}}
+    {%- endif -%}
+    {{- return('coalesce(' ~ raw ~ ', ' ~ initial ~ ')') -}}
+{% endmacro %}
+
+{#- The run's select: every row it writes to the data table, the derived rows (_tl_part 'row')
+    and the registers of the keys it updated (_tl_part 'register'), for one insert. -#}
+{% macro derivation_select_sql(settings, state, frontier, publish_columns, data) %}
+    {%- set keys = [] -%}
+    {%- for t in settings.key_types -%}{%- do keys.append('_tl_key_' ~ loop.index) -%}{%- endfor -%}
+    {%- set ukeys = settings.unique_key -%}
+    {%- set derived = settings.derived -%}
+    {%- set registers = settings.registers -%}
+    {%- set publishers = settings.transforms | selectattr('publish') | list -%}
+    {%- set committed = tideline.committed_runs_sql(settings.name) -%}
+    with
+    {%- for t in settings.transforms %}
+    {%- set watermark = state.watermarks.get(t.name) %}
+    {%- set at = 's.' ~ t.commit_column ~ ' + interval ' ~ t.delay ~ ' seconds' %}
+    src_{{ loop.index0 }} as (
+        select
+            s.*,
+            named_struct(
+                'time', {{ 'greatest(' ~ at ~ ', ' ~ tideline.ts(state.frontier) ~ ')' if state.frontier else at }},
+                'at', {{ at }},
+                'ord', cast({{ 's.' ~ t.order_by if t.order_by else 'null' }} as {{ settings.order_type }}),
+                'priority', {{ -(t.priority | int) }},
+                'transform', '{{ t.name }}',
+                'row', s._tl_row,
+                'dup', row_number() over (partition by s._tl_row order by s._tl_row)
+            ) as _tl_pos
+        from (
+            select *, to_json(struct(*)) as _tl_row
+            from {{ t.source.rendered }}
+            where {{ t.commit_column }} <= {{ tideline.ts(tideline._shift(frontier.frontier, -t.delay)) }}
+                {%- if watermark %} and {{ t.commit_column }} > {{ tideline.ts(watermark) }}{% endif %}
+        ) as s
+    ),
+    {%- endfor %}
+    {%- if registers %}
+
+    -- each document's register key and updates (null: no update of that register)
+    docs as (
+        {%- for t in settings.transforms %}
+        select
+            {%- for c in t.shuffle %}
+            cast({{ c }} as {{ settings.key_types[loop.index0] }}) as _tl_key_{{ loop.index }},
+            {%- endfor %}
+            {%- for r in registers %}
+            {%- set expression = t.updates.get(r.name) %}
+            {{ tideline._checked_cast(expression, r.type, 'tideline: derivation ' ~ settings.name ~ ', transform ' ~ t.name ~ ': the update of register ' ~ r.name ~ ' is not a ' ~ r.type ~ ': ') if expression else 'cast(null as ' ~ r.type ~ ')' }} as _tl_u_{{ r.name }},
+            {%- endfor %}
+            _tl_pos
+        from src_{{ loop.index0 }}
+        {{- '\n        union all' if not loop.last }}
+        {%- endfor %}
+    ),
+
+    -- the stored registers of the keys this run touches (newest committed version)
+    stored as (
+        select {{ keys | join(', ') }}, _register as _tl_stored
+        from (
+            select
+                d.*,
+                row_number() over (partition by {{ keys | join(', ') }} order by d._tl_batch desc) as _tl_newest
+            from {{ data }} as d
+            left semi join (select distinct {{ keys | join(', ') }} from docs) as touched
+                on {% for k in keys %}d.{{ k }} <=> touched.{{ k }}{{ ' and ' if not loop.last }}{% endfor %}
+            where d._tl_part = 'register' and d._tl_run in ({{ committed }})
+        ) as versions
+        where _tl_newest = 1
+    ),
+
+    -- each register after each document: a fold over the key's documents in order
+    folded as (
+        select
+            d.*,
+            st._tl_stored,
+            {%- for r in registers %}
+            {{ tideline._fold(r, 'st._tl_stored.' ~ r.name, 'd._tl_u_' ~ r.name, r.initial, 'w', 'derivation ' ~ settings.name ~ ', register ' ~ r.name) }} as _tl_after_{{ r.name }},
+            {%- endfor %}
+            row_number() over w_order as _tl_n,
+            count(*) over w_key as _tl_count,
+            max({% for r in registers %}d._tl_u_{{ r.name }} is not null{{ ' or ' if not loop.last }}{% endfor %}) over w_key as _tl_updated
+        from docs as d
+        left join stored as st on {% for k in keys %}d.{{ k }} <=> st.{{ k }}{{ ' and ' if not loop.last }}{% endfor %}
+        window
+            w as (partition by {% for k in keys %}d.{{ k }}{{ ', ' if not loop.last }}{% endfor %} order by d._tl_pos rows between unbounded preceding and current row),
+            w_order as (partition by {% for k in keys %}d.{{ k }}{{ ', ' if not loop.last }}{% endfor %} order by d._tl_pos),
+            w_key as (partition by {% for k in keys %}d.{{ k }}{{ ', ' if not loop.last }}{% endfor %})
+    ),
+
+    -- what a publish lambda sees: the registers after (_register) and before (_previous)
+    registered as (
+        select
+            _tl_pos,
+            named_struct(
+                {%- for r in registers %}
+                '{{ r.name }}', {{ tideline._exposed(r, '_tl_after_' ~ r.name, r.initial) }}{{ ',' if not loop.last }}
+                {%- endfor %}
+            ) as _register,
+            named_struct(
+                {%- for r in registers %}
+                '{{ r.name }}', case when _tl_n = 1 then {{ tideline._exposed(r, '_tl_stored.' ~ r.name, r.initial) }}
+                    else lag({{ tideline._exposed(r, '_tl_after_' ~ r.name, r.initial) }}) over w_order end{{ ',' if not loop.last }}
+                {%- endfor %}
+            ) as _previous
+        from folded
+        window w_order as (partition by {{ keys | join(', ') }} order by _tl_pos)
+    ),
+
+    register_rows as (
+        select
+            {{ keys | join(', ') }},
+            named_struct({% for r in registers %}'{{ r.name }}', _tl_after_{{ r.name }}{{ ', ' if not loop.last }}{% endfor %}) as _register
+        from folded
+        where _tl_n = _tl_count and _tl_updated
+    ){{ ',' if publishers }}
+    {%- endif %}
+    {%- for t in publishers %}
+    {%- set i = settings.transforms.index(t) %}
+
+    _tl_document_{{ i }} as (
+        {%- if registers %}
+        select s.*, r._register, r._previous
+        from src_{{ i }} as s
+        inner join registered as r on s._tl_pos = r._tl_pos
+        {%- else %}
+        select * from src_{{ i }}
+        {%- endif %}
+    ),
+
+    published_{{ i }} as (
+        {{ tideline._with_position(t.publish, '_tl_document_' ~ i) }}
+    ),
+    {%- endfor %}
+    {%- if publishers %}
+
+    published as (
+        {%- for t in publishers %}
+        {%- set i = settings.transforms.index(t) %}
+        {%- set returned = publish_columns[t.name] | map('first') | list %}
+        select
+            {%- for c in derived %}
+            {{ tideline._checked_cast(c[0], c[1], 'tideline: derivation ' ~ settings.name ~ ', transform ' ~ t.name ~ ': published column ' ~ c[0] ~ ' is not a ' ~ c[1] ~ ': ') if c[0] in returned else 'cast(null as ' ~ c[1] ~ ')' }} as {{ c[0] }},
+            {%- endfor %}
+            _tl_pos,
+            to_json(named_struct({% for c in derived if c[0] in returned %}'{{ c[0] }}', {{ c[0] }}{{ ', ' if not loop.last }}{% endfor %})) as _tl_prow
+        from published_{{ i }}
+        {{- '\n        union all' if not loop.last }}
+        {%- endfor %}
+    ),
+    {%- if settings.reductions %}
+
+    -- accumulate in the table: the stored rows of the keys published to, and a fold per column
+    stored_rows as (
+        select {{ derived | map('first') | join(', ') }}
+        from (
+            select
+                d.*,
+                row_number() over (partition by {{ ukeys | join(', ') }} order by d._tl_batch desc) as _tl_newest
+            from {{ data }} as d
+            left semi join (select distinct {{ ukeys | join(', ') }} from published) as touched
+                on {% for k in ukeys %}d.{{ k }} <=> touched.{{ k }}{{ ' and ' if not loop.last }}{% endfor %}
+            where d._tl_part = 'row' and d._tl_run in ({{ committed }})
+        ) as versions
+        where _tl_newest = 1
+    ),
+
+    reduced as (
+        select
+            {%- for c in derived %}
+            {%- if c[0] in ukeys %}
+            p.{{ c[0] }},
+            {%- elif c[0] in settings.reductions %}
+            {{ tideline._fold(settings.reductions[c[0]], 'sr.' ~ c[0], 'p.' ~ c[0], 'null', 'w', 'derivation ' ~ settings.name ~ ', column ' ~ c[0]) }} as {{ c[0] }},
+            {%- else %}
+            coalesce(last(p.{{ c[0] }}, true) over w, sr.{{ c[0] }}) as {{ c[0] }},
+            {%- endif %}
+            {%- endfor %}
+            row_number() over w_order as _tl_n,
+            count(*) over w_key as _tl_count
+        from published as p
+        left join stored_rows as sr on {% for k in ukeys %}p.{{ k }} <=> sr.{{ k }}{{ ' and ' if not loop.last }}{% endfor %}
+        window
+            w as (partition by {% for k in ukeys %}p.{{ k }}{{ ', ' if not loop.last }}{% endfor %} order by p._tl_pos, p._tl_prow rows between unbounded preceding and current row),
+            w_order as (partition by {% for k in ukeys %}p.{{ k }}{{ ', ' if not loop.last }}{% endfor %} order by p._tl_pos, p._tl_prow),
+            w_key as (partition by {% for k in ukeys %}p.{{ k }}{{ ', ' if not loop.last }}{% endfor %})
+    ),
+
+    derived_rows as (
+        select {{ derived | map('first') | join(', ') }} from reduced where _tl_n = _tl_count
+    )
+    {%- else %}
+
+    -- the newest published row of each key replaces the stored one
+    derived_rows as (
+        select {{ derived | map('first') | join(', ') }}
+        from (
+            select
+                *,
+                row_number() over (partition by {{ ukeys | join(', ') }} order by _tl_pos desc, _tl_prow desc) as _tl_last
+            from published
+        ) as last_published
+        where _tl_last = 1
+    )
+    {%- endif %}
+    {%- endif %}
+
+    {%- if publishers %}
+    select
+        {{ derived | map('first') | join(', ') }},
+        {%- for k in keys %}
+        cast(null as {{ settings.key_types[loop.index0] }}) as {{ k }},
+        {%- endfor %}
+        {%- if registers %}
+        cast(null as {{ tideline.register_struct_type(settings) }}) as _register,
+        {%- endif %}
+        {{ tideline.ts(frontier.frontier) }} as _tl_batch,
+        '{{ tideline.run_id() }}' as _tl_run,
+        'row' as _tl_part
+    from derived_rows
+    {%- endif %}
+    {%- if registers %}
+    {{ 'union all' if publishers }}
+    select
+        {%- for c in derived %}
+        cast(null as {{ c[1] }}) as {{ c[0] }},
+        {%- endfor %}
+        {{ keys | join(', ') }},
+        _register,
+        {{ tideline.ts(frontier.frontier) }},
+        '{{ tideline.run_id() }}',
+        'register'
+    from register_rows
+    {%- endif %}
+{% endmacro %}
+
+{#- The run's steps around the select (called in order by the materialization). -#}
+
+{#- An incremental run needs the data table it wrote before: registers, derived columns or the
+    shuffle key's types changed since then need a rebuild. -#}
+{% macro refuse_changed_layout(settings, existing_data) %}
+    {%- set wanted = [] -%}
+    {%- for c in tideline.derivation_data_columns(settings) -%}{%- do wanted.append(c[0] ~ ' ' ~ c[1]) -%}{%- endfor -%}
+    {%- set found = [] -%}
+    {%- for c in adapter.get_columns_in_relation(existing_data) -%}
+        {%- do found.append((c.name | lower) ~ ' ' ~ tideline._type_name(c.data_type)) -%}
+    {%- endfor -%}
+    {%- if found != wanted -%}
+        {{ exceptions.raise_compiler_error("tideline: derivation " ~ settings.name ~ ": its registers, derived_columns or shuffle key types changed since "
+            ~ existing_data ~ " was built (it has " ~ found | join(', ') ~ "; the model now needs " ~ wanted | join(', ')
+            ~ "). Registers cannot be carried over: rebuild with dbt run --full-refresh --select " ~ settings.name) }}
+    {%- endif -%}
+{% endmacro %}
+
+{#- Each publish lambda's columns, checked against the derived table. -#}
+{% macro checked_publish_columns(settings) %}
+    {%- set by_transform = {} -%}
+    {%- set derived = settings.derived | map('first') | list -%}
+    {%- for t in settings.transforms if t.publish -%}
+        {%- set columns = tideline.publish_columns(settings, t) -%}
+        {%- set names = columns | map('first') | list -%}
+        {%- for c in names if c not in derived -%}
+            {{ exceptions.raise_compiler_error("tideline: derivation " ~ settings.name ~ ", transform " ~ t.name ~ ": the publish lambda returns column "
+                ~ c ~ ", which derived_columns lacks (" ~ derived | join(', ') ~ ")") }}
+        {%- endfor -%}
+        {%- for k in settings.unique_key if k not in names -%}
+            {{ exceptions.raise_compiler_error("tideline: derivation " ~ settings.name ~ ", transform " ~ t.name ~ ": the publish lambda does not return "
+                ~ "unique_key column " ~ k ~ " (it returns " ~ names | join(', ') ~ ")") }}
+        {%- endfor -%}
+        {%- do by_transform.update({t.name: columns}) -%}
+    {%- endfor -%}
+    {{- return(by_transform) -}}
+{% endmacro %}
+
+{% macro create_derivation_table(settings, data, existing_data) %}
+    {%- if existing_data is not none -%}{%- do adapter.drop_relation(existing_data) -%}{%- endif -%}
+    {%- set defs = [] -%}
+    {%- for c in tideline.derivation_data_columns(settings) -%}{%- do defs.append(c[0] ~ ' ' ~ c[1]) -%}{%- endfor -%}
+    {% call statement('create_data', fetch_result=false) %}
+        create table {{ data }} ({{ defs | join(', ') }}) using parquet partitioned by (_tl_part)
+    {% endcall %}
+{% endmacro %}
+
+{% macro derivation_run_row(state, frontier, documents) %}
+    {{- return({'kind': 'run', 'batch': frontier.frontier, 'watermark': frontier.frontier, 'lower_limit': state.frontier,
+                'upper_limit': frontier.frontier, 'rows_read': documents}) -}}
+{% endmacro %}
+
+{#- One state row per transform: the newest commit time it has processed (its watermark). -#}
+{% macro derivation_transform_rows(settings, state, frontier) %}
+    {%- set rows = [] -%}
+    {%- for t in settings.transforms -%}
+        {%- set reached = tideline._shift(frontier.frontier, -t.delay) -%}
+        {%- set before = state.watermarks.get(t.name) -%}
+        {%- do rows.append({'kind': 'transform', 'transform': t.name, 'lower_limit': before, 'upper_limit': reached,
+                            'watermark': [before, reached] | max if before else reached, 'rows_read': frontier.documents[t.name]}) -%}
+    {%- endfor -%}
+    {{- return(rows) -}}
+{% endmacro %}
+
+{% macro log_derivation(settings, state, frontier) %}
+    {%- set parts = [] -%}
+    {%- for t in settings.transforms -%}{%- do parts.append(t.name ~ ' ' ~ frontier.documents[t.name]) -%}{%- endfor -%}
+    {{ log("tideline " ~ settings.name ~ ": documents up to " ~ frontier.frontier
+        ~ (" (after " ~ state.frontier ~ ")" if state.frontier else " (first run)") ~ ", read " ~ frontier.documents.values() | sum
+        ~ " (" ~ parts | join(', ') ~ ")", info=true) }}
+{% endmacro %}

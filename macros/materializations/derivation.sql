@@ -1,0 +1,61 @@
+{#- materialized='derivation' (seed 001, Estuary Flow): a table derived from source rows one by
+    one, in commit order, through transforms with registers. The rules live in
+    macros/derivation/ (transforms.sql: the model's settings; derivation.sql: the order, the
+    frontier, the folds); this page is the run, step by step:
+
+      settings (no statement) -> state -> frontier -> publish columns -> one insert -> commit.
+
+    The model is a view over <model>__tl_data, which holds the derived rows and the registers,
+    each row with its run id: readers keep rows of committed runs only, so a run that dies
+    before its commit leaves nothing anyone reads, and the rerun does the same work again. -#}
+{% materialization derivation, adapter='spark' %}
+    {%- set settings = tideline.derivation_settings(this.identifier, sql) -%}
+    {%- set view = this.incorporate(type='view') -%}
+    {%- set data = tideline.data_relation(this) -%}
+    {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
+    {%- set existing_data = adapter.get_relation(database=this.database, schema=this.schema, identifier=data.identifier) -%}
+    {%- set rebuild = should_full_refresh() or existing_data is none -%}
+    {%- if not rebuild -%}{%- do tideline.refuse_changed_layout(settings, existing_data) -%}{%- endif -%}
+
+    {#- tl_state: on-run-start creates it, but dbt leaves out a package's hooks when all of its models are disabled -#}
+    {%- if adapter.get_relation(database=none, schema=this.schema, identifier='tl_state') is none -%}{%- do tideline.ensure_state_tables() -%}{%- endif -%}
+    {{ run_hooks(pre_hooks) }}
+    {%- if rebuild -%}
+        {%- set state = {'frontier': none, 'watermarks': {}} -%}
+    {%- else -%}
+        {%- set state = tideline.derivation_state(settings) -%}
+        {%- do tideline.refuse_now_before_watermark(settings.name, state.frontier) -%}
+    {%- endif -%}
+    {%- set frontier = tideline.derivation_frontier(settings, state) -%}
+    {%- set documents = frontier.documents.values() | sum -%}
+    {%- set publish_columns = tideline.checked_publish_columns(settings) if documents > 0 else {} -%}
+
+    {%- if rebuild and (documents > 0 or existing_data is none) -%}
+        {#- a rebuild forgets the model's state first: if it dies half-way, the rerun is a first build -#}
+        {%- if existing_data is not none -%}{%- do tideline.forget_state(settings.name) -%}{%- endif -%}
+        {%- do tideline.create_derivation_table(settings, data, existing_data) -%}
+        {%- do tideline.checkpoint(settings.name, 'created') -%}
+    {%- endif -%}
+    {%- if existing is none or existing.type != 'view' or rebuild -%}
+        {%- if existing is not none and existing.type != 'view' -%}{%- do adapter.drop_relation(existing) -%}{%- endif -%}
+        {% call statement('create_view') %}
+            create or replace view {{ view }} as {{ tideline.derivation_view_sql(settings, data) }}
+        {% endcall %}
+    {%- endif -%}
+
+    {%- if documents > 0 -%}
+        {% call statement('write', fetch_result=false) %}
+            insert into {{ data }} partition (_tl_part)
+            {{ tideline.derivation_select_sql(settings, state, frontier, publish_columns, data) }}
+        {% endcall %}
+        {%- do tideline.checkpoint(settings.name, 'written') -%}
+        {%- do tideline.commit_run(settings.name, tideline.derivation_run_row(state, frontier, documents),
+                                   tideline.derivation_transform_rows(settings, state, frontier)) -%}
+        {%- do tideline.checkpoint(settings.name, 'committed') -%}
+    {%- endif -%}
+    {%- do tideline.log_derivation(settings, state, frontier) -%}
+    {%- do tideline.store_main('tideline: ' ~ documents ~ ' documents') -%}
+    {{ run_hooks(post_hooks) }}
+
+    {{ return({'relations': [view]}) }}
+{% endmaterialization %}

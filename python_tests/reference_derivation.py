@@ -1,0 +1,139 @@
+"""An independent reference for derivations: plain Python, document by document, as the seed
+describes Flow's runtime. Documents are taken in tideline's documented order (commit time +
+read delay, order column, higher priority, transform name); each one's update is reduced into
+the register of its key, then its publish lambda sees the register after and before, and each
+published row is reduced into the derived table by its unique key.
+
+A run at `now` processes what tideline's frontier rule admits: every document whose commit
+time + delay is at or before F = max(F_prev, min(now, min over non-empty sources of (newest
+commit time + delay))).
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+Row = dict[str, Any]
+
+
+@dataclass
+class Transform:
+    name: str
+    source: str
+    key: Callable[[Row], tuple] = lambda r: ()
+    order: str | None = None
+    update: Callable[[Row], dict] | None = None
+    publish: Callable[[Row, dict, dict], list[Row]] | None = None
+    delay: dt.timedelta = dt.timedelta(0)
+    priority: int = 0
+    commit: str = "load_tstamp"
+
+
+def reduce_value(strategy: str, before: Any, update: Any) -> Any:
+    """One update reduced into a value (None: no update)."""
+    if update is None:
+        return before
+    if strategy == "sum":
+        return update if before is None else before + update
+    if strategy == "min":
+        return update if before is None else min(before, update)
+    if strategy == "max":
+        return update if before is None else max(before, update)
+    if strategy == "last_write_wins":
+        return update
+    if strategy == "first_write_wins":
+        return before if before is not None else update
+    if strategy == "append":
+        return list(before or []) + list(update)
+    if strategy == "set":
+        out = list(before or [])
+        for v in update:
+            if v not in out:
+                out.append(v)
+        return out
+    if isinstance(strategy, dict):  # merge: a strategy per field
+        before = dict(before or {})
+        for name, s in strategy.items():
+            before[name] = reduce_value(s, before.get(name), (update or {}).get(name))
+        return before
+    raise ValueError(strategy)
+
+
+@dataclass
+class Derivation:
+    unique_key: tuple[str, ...]
+    transforms: list[Transform]
+    registers: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # name -> (initial, strategy)
+    reduce: dict[str, Any] = field(default_factory=dict)  # derived column -> strategy
+    frontier: dt.datetime | None = None
+    processed: dict[str, set] = field(default_factory=dict)
+    registers_by_key: dict[tuple, dict] = field(default_factory=dict)
+    table: dict[tuple, Row] = field(default_factory=dict)
+
+    def _register(self, key: tuple) -> dict:
+        """The register of a key; a first/last_write_wins register never written reads as its initial value."""
+        return self.registers_by_key.get(key) or {name: None if s in ("last_write_wins", "first_write_wins") else init
+                                                  for name, (init, s) in self.registers.items()}
+
+    def _exposed(self, register: dict) -> dict:
+        return {name: (register[name] if register[name] is not None else init)
+                if s in ("last_write_wins", "first_write_wins") else register[name]
+                for name, (init, s) in self.registers.items()}
+
+    def run(self, sources: dict[str, list[Row]], now: dt.datetime) -> None:
+        reaches = [max(r[t.commit] for r in sources[t.source]) + t.delay
+                   for t in self.transforms if sources.get(t.source)]
+        frontier = min([now, *reaches]) if reaches else None
+        if self.frontier is not None and (frontier is None or frontier < self.frontier):
+            frontier = self.frontier
+        if frontier is None:
+            return
+        documents = []
+        for t in self.transforms:
+            done = self.processed.setdefault(t.name, set())
+            for i, row in enumerate(sources.get(t.source, [])):
+                at = row[t.commit] + t.delay
+                if at <= frontier and i not in done:
+                    done.add(i)
+                    documents.append(((at, row[t.order] if t.order else None, -t.priority, t.name,
+                                       json.dumps(row, default=str, sort_keys=True)), t, row))
+        documents.sort(key=lambda d: d[0])
+        for _, t, row in documents:
+            self.process(t, row)
+        self.frontier = frontier
+
+    def process(self, t: Transform, row: Row) -> None:
+        key = t.key(row)
+        before = self._register(key)
+        after = copy.deepcopy(before)
+        if t.update:
+            for name, value in t.update(row).items():
+                after[name] = reduce_value(self.registers[name][1], after[name], value)
+            self.registers_by_key[key] = after
+        if t.publish:
+            for published in t.publish(row, self._exposed(after), self._exposed(before)):
+                self.publish(published)
+
+    def publish(self, row: Row) -> None:
+        key = tuple(row[k] for k in self.unique_key)
+        stored = self.table.get(key)
+        if stored is None or not self.reduce:
+            self.table[key] = dict(row)
+            return
+        merged = dict(stored)
+        for name, value in row.items():
+            if name in self.reduce:
+                merged[name] = reduce_value(self.reduce[name], stored.get(name), value)
+            elif value is not None:
+                merged[name] = value
+        self.table[key] = merged
+
+    def rows(self) -> list[Row]:
+        return list(self.table.values())
+
+    def register_rows(self) -> list[Row]:
+        return [{"key": k, **v} for k, v in self.registers_by_key.items()]
