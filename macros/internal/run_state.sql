@@ -200,8 +200,11 @@
 {% macro forget_state(model_name) %}
     {% call statement('forget_state', fetch_result=false) %}
         insert overwrite table {{ tideline.state_table() }} partition (model = '{{ model_name }}')
-        select {{ tideline.state_columns()[:-1] | map('first') | join(', ') }}
-        from {{ tideline.state_table() }}
+        select
+            {%- for c in tideline.state_columns()[:-1] %}
+            cast(null as {{ c[1] }}) as {{ c[0] }}{{ ',' if not loop.last }}
+            {%- endfor %}
+        from (select 1) as nothing
         where false
     {% endcall %}
 {% endmacro %}
