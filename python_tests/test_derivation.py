@@ -165,3 +165,63 @@ def test_seed_examples_over_several_runs_equal_the_reference_and_a_rebuild(proje
     run(project, " ".join(SEED_MODELS), now, "--full-refresh")
     for name in SEED_MODELS:
         assert_rows_equal(derived_table(project, name, models[name]), incremental[name], label=f"{name} rebuilt")
+
+
+# ---- read delay: Flow's idle-sensor pattern ---------------------------------------------------
+
+READINGS = "reading_id bigint, sensor string, load_tstamp timestamp"
+
+
+def reading(id_: int, sensor: str, minutes: int) -> dict:
+    return {"reading_id": id_, "sensor": sensor, "load_tstamp": T0 + dt.timedelta(minutes=minutes)}
+
+
+def idle_reference() -> Derivation:
+    return Derivation(unique_key=("reading_id",), registers={"last_seen": (None, "last_write_wins")}, transforms=[
+        Transform("fromReadings", "readings", order="reading_id", key=lambda r: (r["sensor"],),
+                  update=lambda r: {"last_seen": r["load_tstamp"]}),
+        Transform("fromReadingsAnHourLater", "readings", order="reading_id", key=lambda r: (r["sensor"],),
+                  delay=dt.timedelta(hours=1),
+                  publish=lambda r, reg, prev: [{"reading_id": r["reading_id"], "sensor": r["sensor"],
+                                                 "silent_since": r["load_tstamp"]}]
+                  if reg["last_seen"] <= r["load_tstamp"] else []),
+    ])
+
+
+def test_idle_sensors_with_a_read_delay(project, deps):
+    """s1 reports every 20 minutes and stops after 09:40; s2 keeps reporting. An hour after s1's
+    last reading (once the frontier passes 10:40) it is published as silent since 09:40, and no
+    reading of s2 ever is; a delayed reading is not processed before its time."""
+    load(project, "readings", READINGS, [], replace=True)
+    readings = [reading(i, "s1", m) for i, m in [(1, 0), (2, 20), (3, 40)]]
+    readings += [reading(10 + i, "s2", 25 * i) for i in range(9)]
+    reference = idle_reference()
+    loaded: list[dict] = []
+    for until in (30, 70, 110, 150, 200):
+        batch = [r for r in readings if r not in loaded and r["load_tstamp"] <= T0 + dt.timedelta(minutes=until)]
+        load(project, "readings", READINGS, batch)
+        loaded += batch
+        now = T0 + dt.timedelta(minutes=until + 1)
+        run(project, "idle_sensors", now)
+        reference.run({"readings": loaded}, now)
+        assert_rows_equal(derived_table(project, "idle_sensors", reference), reference.rows(), label=f"idle_sensors at {now}")
+    assert [r["reading_id"] for r in reference.rows()] == [3]   # the reference itself: s1 silent since 09:40
+
+
+# ---- crash safety -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("step", ["written", "committed"])
+def test_a_crash_after_each_step_then_a_rerun_equals_an_uninterrupted_run(project, deps, step):
+    load(project, "transfers", TRANSFERS, BATCHES[0], replace=True)
+    run(project, "flagged_transfers balances", T0 + dt.timedelta(hours=1), "--full-refresh")
+    load(project, "transfers", TRANSFERS, BATCHES[1] + BATCHES[3])
+    now = T0 + dt.timedelta(hours=4)
+    for model in ("flagged_transfers", "balances"):
+        crashed = run(project, model, now, expect_success=False, tideline__fail_at=f"{model}:{step}")
+        assert any(f"injected failure after {model}:{step}" in m for m in crashed.messages), crashed.messages
+        run(project, model, now)
+    models = reference_models()
+    for model in ("flagged_transfers", "balances"):
+        models[model].run({"transfers": BATCHES[0]}, T0 + dt.timedelta(hours=1))
+        models[model].run({"transfers": BATCHES[0] + BATCHES[1] + BATCHES[3]}, now)
+        assert_rows_equal(derived_table(project, model, models[model]), models[model].rows(), label=f"{model} after crash at {step}")
