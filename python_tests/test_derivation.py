@@ -225,3 +225,114 @@ def test_a_crash_after_each_step_then_a_rerun_equals_an_uninterrupted_run(projec
         models[model].run({"transfers": BATCHES[0]}, T0 + dt.timedelta(hours=1))
         models[model].run({"transfers": BATCHES[0] + BATCHES[1] + BATCHES[3]}, now)
         assert_rows_equal(derived_table(project, model, models[model]), models[model].rows(), label=f"{model} after crash at {step}")
+
+
+# ---- batch invariance: random arrivals and random splits (hypothesis) -------------------------
+
+from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+ACCOUNTS = ["alice", "bob", "carol", "dave"]
+transfers_strategy = st.lists(
+    st.tuples(st.sampled_from(ACCOUNTS), st.sampled_from(ACCOUNTS), st.integers(1, 200), st.integers(0, 3)),
+    min_size=1, max_size=12)
+RANDOM_MODELS = ["flagged_transfers", "account_activity", "sender_totals", "first_send"]
+
+
+@settings(max_examples=3, deadline=None, phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(rows=transfers_strategy, runs=st.integers(1, 3), seed=st.randoms(use_true_random=False))
+def test_any_split_of_runs_equals_the_reference_and_one_run(project, deps, rows, runs, seed):
+    """Transfers committed in up to four loads (several rows per load time), run after random
+    loads: after every run each model equals the reference; at the end, equal to one
+    --full-refresh run over everything."""
+    loaded_at = [transfer(i + 1, s, r, a, 30 * load) for i, (s, r, a, load) in enumerate(rows)]
+    load(project, "transfers", TRANSFERS, [], replace=True)
+    models = reference_models()
+    loads = sorted({t["load_tstamp"] for t in loaded_at})
+    cuts = sorted(seed.sample(range(len(loads)), min(runs, len(loads))))
+    if cuts[-1] != len(loads) - 1:
+        cuts.append(len(loads) - 1)
+    project.reset_models()
+    done: list[dict] = []
+    for cut in cuts:
+        batch = [t for t in loaded_at if t["load_tstamp"] <= loads[cut] and t not in done]
+        load(project, "transfers", TRANSFERS, batch)
+        done += batch
+        now = loads[cut] + dt.timedelta(minutes=5)
+        run(project, " ".join(RANDOM_MODELS), now)
+        for name in RANDOM_MODELS:
+            models[name].run({"transfers": done}, now)
+            assert_rows_equal(derived_table(project, name, models[name]), models[name].rows(), label=f"{name} after the run at {now}")
+    run(project, " ".join(RANDOM_MODELS), now, "--full-refresh")
+    for name in RANDOM_MODELS:
+        assert_rows_equal(derived_table(project, name, models[name]), models[name].rows(), label=f"{name} rebuilt in one run")
+
+
+# ---- bad input: refused before anything is written ---------------------------------------------
+
+BAD_MODELS = {
+    "bad_shuffle_arity": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'sum'}}",
+                          [("a", "shuffle=['recipient'], update={'balance': 'amount'}"),
+                           ("b", "shuffle=['sender', 'recipient'], update={'balance': '-amount'}")],
+                          "transform b: shuffle"),
+    "bad_strategy": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'average'}}",
+                     [("a", "shuffle=['sender'], update={'balance': 'amount'}")], "registers.balance.reduce = \"average\""),
+    "bad_register_no_initial": ("registers={'balance': {'type': 'double', 'reduce': 'sum'}}",
+                                [("a", "shuffle=['sender'], update={'balance': 'amount'}")], "an initial value"),
+    "bad_register_no_type": ("registers={'balance': {'initial': 0}}",
+                             [("a", "shuffle=['sender'], update={'balance': 'amount'}")], "a type is required"),
+    "bad_read_delay": ("registers={}", [("a", "read_delay='2 hours', update=none")], "read_delay = \"2 hours\""),
+    "bad_priority": ("registers={}", [("a", "priority=-1")], "priority = -1"),
+    "bad_no_lambda": ("registers={}", [("a", "shuffle=['sender']")], "an update, a publish lambda"),
+    "bad_merge_not_struct": ("registers={'x': {'type': 'double', 'initial': 0, 'reduce': 'merge'}}",
+                             [("a", "shuffle=['sender'], update={'x': 'amount'}")], "a struct type"),
+    "bad_commit_column": ("registers={}", [("a", "commit_column='created_at'")], "commit_column = \"created_at\""),
+}
+
+
+def write_bad_model(name: str, registers: str, transforms: list[tuple[str, str]], publish: bool) -> Path:
+    path = DERIVATION / "models" / f"{name}.sql"
+    body = [f"{{{{ config(materialized='derivation', unique_key='id', derived_columns={{'id': 'bigint', 'amount': 'double'}}, {registers}) }}}}"]
+    for t, args in transforms:
+        commit = "" if "commit_column" in args else "commit_column='load_tstamp', "
+        call = f"tideline.transform('{t}', source=source('bank', 'transfers'), {commit}order_by='id', {args})"
+        if publish and "no_lambda" not in name:
+            body.append(f"{{% call {call} %}}\n    select id, amount from {{{{ tideline.document() }}}}\n{{% endcall %}}")
+        else:
+            body.append(f"{{{{ {call} }}}}")
+    path.write_text("\n\n".join(body) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(BAD_MODELS))
+def test_bad_derivation_settings_are_refused_and_change_nothing(project, deps, name):
+    registers, transforms, message = BAD_MODELS[name]
+    load(project, "transfers", TRANSFERS, BATCHES[0], replace=True)
+    path = write_bad_model(name, registers, transforms, publish=name in ("bad_read_delay", "bad_priority", "bad_commit_column"))
+    try:
+        failed = run(project, name, T0 + dt.timedelta(hours=1), expect_success=False)
+        text = " ".join(failed.messages)
+        assert f"tideline: derivation {name}" in text and message in text, text
+        assert not any(name in str(r) for r in project.rows(f"show tables in {project.schema}")), "a refused model wrote a table"
+    finally:
+        path.unlink()
+
+
+def test_a_publish_lambda_must_return_the_derived_tables_columns(project, deps):
+    load(project, "transfers", TRANSFERS, BATCHES[0], replace=True)
+    path = DERIVATION / "models" / "bad_publish_columns.sql"
+    path.write_text(
+        "{{ config(materialized='derivation', unique_key='id', derived_columns={'id': 'bigint', 'amount': 'double'}) }}\n"
+        "{% call tideline.transform('a', source=source('bank', 'transfers'), commit_column='load_tstamp') %}\n"
+        "    select id, amount, sender from {{ tideline.document() }}\n{% endcall %}\n")
+    try:
+        failed = run(project, "bad_publish_columns", T0 + dt.timedelta(hours=1), expect_success=False)
+        text = " ".join(failed.messages)
+        assert "transform a: the publish lambda returns column sender, which derived_columns lacks" in text, text
+        assert not any("bad_publish_columns" in str(r) for r in project.rows(f"show tables in {project.schema}"))
+        path.write_text(path.read_text().replace("select id, amount, sender", "select amount"))
+        failed = run(project, "bad_publish_columns", T0 + dt.timedelta(hours=1), expect_success=False)
+        assert "does not return unique_key column id" in " ".join(failed.messages)
+    finally:
+        path.unlink()
