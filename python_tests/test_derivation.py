@@ -148,6 +148,7 @@ SEED_MODELS = ["last_large_send", "balances", "first_send", "flagged_transfers",
 def test_seed_examples_over_several_runs_equal_the_reference_and_a_rebuild(project, deps):
     """Five loads (one empty), a run after each: every model equals the reference after every
     run; then a --full-refresh gives the same tables."""
+    project.reset_models()
     load(project, "transfers", TRANSFERS, [], replace=True)
     models = reference_models()
     loaded: list[dict] = []
@@ -192,6 +193,7 @@ def test_idle_sensors_with_a_read_delay(project, deps):
     """s1 reports every 20 minutes and stops after 09:40; s2 keeps reporting. An hour after s1's
     last reading (once the frontier passes 10:40) it is published as silent since 09:40, and no
     reading of s2 ever is; a delayed reading is not processed before its time."""
+    project.reset_models()
     load(project, "readings", READINGS, [], replace=True)
     readings = [reading(i, "s1", m) for i, m in [(1, 0), (2, 20), (3, 40)]]
     readings += [reading(10 + i, "s2", 25 * i) for i in range(9)]
