@@ -45,6 +45,18 @@
     {%- endif -%}
 {% endmacro %}
 
+{#- The model's rows over the filtered events that `filtered_rows` selects, with the commit
+    columns (`reads_up_to` none: an empty first build, whose batch is null). -#}
+{% macro _daily_rows_sql(model_sql, marker, filtered_rows, reads_up_to) %}
+    {% set day_sql %}
+        select *,
+            {{ 'cast(null as timestamp)' if reads_up_to is none else tideline.ts(reads_up_to) }} as _tl_batch,
+            '{{ tideline.run_id() }}' as _tl_run
+        from ({{ model_sql | replace(marker, filtered_rows) }}) as day_rows
+    {% endset %}
+    {{- return(day_sql) -}}
+{% endmacro %}
+
 {#- Build one daily aggregate: at most four statements.
       1. decide: the days_to_process query over tl_state (nothing new: stop here, no trace);
       2. write:  one insert overwrite of the processed dates, recomputed whole from their
@@ -71,15 +83,30 @@
 
     {#- 1. decide -#}
     {%- set plan = tideline.days_to_process(model_name, first_build, backfill) -%}
+    {%- if plan.watermark is none and plan.filtered_upper is not none and not first_build -%}
+        {#- the table is there but no run of it committed (its first build found no filtered
+            events, or died before its commit): this run is its first build -#}
+        {%- if backfill -%}
+            {{ exceptions.raise_compiler_error("tideline: cannot backfill " ~ model_name ~ ": no run of it has committed yet; run it without tideline__backfill_dates first") }}
+        {%- endif -%}
+        {%- set first_build = true -%}
+        {%- set plan = tideline.days_to_process(model_name, first_build, backfill) -%}
+    {%- endif -%}
     {%- do tideline.refuse_now_before_watermark(model_name, plan.watermark) -%}
     {%- do tideline.checkpoint(model_name, 'decided') -%}
     {%- set process_dates = plan.dates | selectattr('processed') | map(attribute='event_date') | list -%}
     {%- set late_rows_skipped = plan.dates | rejectattr('processed') | sum(attribute='late_rows') -%}
     {%- set changed = plan.dates | selectattr('processed') | list + (plan.dates | rejectattr('processed') | selectattr('new_rows') | list) -%}
     {%- if plan.filtered_upper is none or (not changed and not first_build) -%}
-        {#- nothing new and nothing that became processable: no write, no commit, no trace -#}
+        {#- nothing new and nothing that became processable: no write, no commit, no trace.
+            Only a first build creates the (empty) table, so that readers and tests find it. -#}
         {%- do log("tideline " ~ model_name ~ ": " ~ ("tl_filtered_events has no committed run yet" if plan.filtered_upper is none
             else "nothing new since " ~ plan.watermark) ~ "; nothing to do", info=true) -%}
+        {%- if existing is none -%}
+            {%- set empty_sql = tideline._daily_rows_sql(model_sql, marker, 'false', none) -%}
+            {%- do tideline.check_date_column(model_name, empty_sql, date_column) -%}
+            {%- do tideline.build_then_swap(relation, empty_sql, date_column, none) -%}
+        {%- endif -%}
         {{ return(none) }}
     {%- endif -%}
 
@@ -88,10 +115,7 @@
         {{- 'true' if first_build else 'event_date in ' ~ tideline.date_list(process_dates) }}
         and _tl_batch <= {{ tideline.ts(plan.reads_up_to) }}
     {%- endset -%}
-    {% set day_sql %}
-        select *, {{ tideline.ts(plan.reads_up_to) }} as _tl_batch, '{{ tideline.run_id() }}' as _tl_run
-        from ({{ model_sql | replace(marker, filtered_rows) }}) as day_rows
-    {% endset %}
+    {%- set day_sql = tideline._daily_rows_sql(model_sql, marker, filtered_rows, plan.reads_up_to) -%}
     {%- set written = {'rows': 0} -%}
     {%- if first_build -%}
         {%- do tideline.check_date_column(model_name, day_sql, date_column) -%}

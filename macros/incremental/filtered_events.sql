@@ -191,8 +191,14 @@
     {#- 2. decide -#}
     {%- set run = tideline.filtered_events_decide(model_sql, lower) -%}
     {%- do tideline.checkpoint(model_name, 'decided') -%}
+    {%- set select_sql = tideline._filtered_events_for_window(model_sql, lower, tideline.ts(run.upper), run.upper[:10]) -%}
     {%- if run.rows_read == 0 -%}
-        {#- a window without loads changes nothing: no write, no commit, no trace -#}
+        {#- a window without loads changes nothing: no write, no commit, no trace. Only a first
+            build creates the (empty) table and its view, so that readers and tests find them. -#}
+        {%- if existing is none -%}
+            {%- do tideline.build_then_swap(rows_relation, select_sql, 'event_date', none) -%}
+        {%- endif -%}
+        {%- do tideline._create_committed_rows_view(relation, rows_relation) -%}
         {%- do tideline.log_run(model_name, none if first_run else run.lower, run.upper, 0, 0, 0,
             rows_without_load_time=run.rows_without_load_time) -%}
         {%- do tideline.warn_unreadable_rows(run) -%}
@@ -200,7 +206,6 @@
     {%- endif -%}
 
     {#- 3. write -#}
-    {%- set select_sql = tideline._filtered_events_for_window(model_sql, lower, tideline.ts(run.upper), run.upper[:10]) -%}
     {%- if first_run -%}
         {%- do tideline.build_then_swap(rows_relation, select_sql ~ ' distribute by event_date', 'event_date', existing) -%}
     {%- else -%}
@@ -213,13 +218,7 @@
         {% endcall %}
     {%- endif -%}
     {%- do tideline.checkpoint(model_name, 'written') -%}
-    {%- if adapter.get_relation(database=none, schema=relation.schema, identifier=model_name) is none -%}
-        {% call statement('view', fetch_result=false) %}
-            create or replace view {{ relation }} as
-            select * from {{ rows_relation }}
-            where _tl_run in ({{ tideline.committed_runs_sql(model_name) }})
-        {% endcall %}
-    {%- endif -%}
+    {%- do tideline._create_committed_rows_view(relation, rows_relation) -%}
 
     {#- 4. commit -#}
     {%- set date_rows = [] -%}
@@ -237,6 +236,17 @@
         run.dates | length, duplicates_dropped=run.duplicates_dropped, rows_rejected=run.rows_rejected,
         rows_without_load_time=run.rows_without_load_time) -%}
     {{- return(run) -}}
+{% endmacro %}
+
+{#- The model's view, of the committed runs' rows, unless it exists already. -#}
+{% macro _create_committed_rows_view(relation, rows_relation) %}
+    {%- if adapter.get_relation(database=none, schema=relation.schema, identifier=relation.identifier) is none -%}
+        {% call statement('view', fetch_result=false) %}
+            create or replace view {{ relation }} as
+            select * from {{ rows_relation }}
+            where _tl_run in ({{ tideline.committed_runs_sql(relation.identifier) }})
+        {% endcall %}
+    {%- endif -%}
 {% endmacro %}
 
 {#- The warnings of the decide query's load checks, with their counts. -#}

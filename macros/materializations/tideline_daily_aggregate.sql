@@ -10,5 +10,6 @@
     {%- do tideline.store_main('tideline: ' ~ (result.rows_written if result else 0) ~ ' rows written') -%}
     {{ run_hooks(post_hooks) }}
 
-    {{ return({'relations': [target_relation] if (result or existing) else []}) }}
+    {#- the table exists after every run, a first one with nothing to aggregate included -#}
+    {{ return({'relations': [target_relation]}) }}
 {% endmaterialization %}

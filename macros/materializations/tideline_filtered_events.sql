@@ -1,12 +1,12 @@
 {#- materialized='tideline_filtered_events': see macros/incremental/filtered_events.sql. -#}
 {% materialization tideline_filtered_events, adapter='spark' %}
     {%- set target_relation = this.incorporate(type='view') -%}
-    {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
 
     {{ run_hooks(pre_hooks) }}
     {%- set run = tideline.build_filtered_events(target_relation, sql, should_full_refresh()) -%}
     {%- do tideline.store_main('tideline: ' ~ (run.rows_written if run else 0) ~ ' rows written') -%}
     {{ run_hooks(post_hooks) }}
 
-    {{ return({'relations': [target_relation] if (run or existing) else []}) }}
+    {#- the view exists after every run, the first one with no rows included -#}
+    {{ return({'relations': [target_relation]}) }}
 {% endmaterialization %}
