@@ -62,6 +62,21 @@ class Project:
             cadence_seconds=cadence_seconds, gaps=gaps,
         )
 
+    def write_source(self, table: str, columns: str, rows: Iterable[dict | tuple] = (), replace: bool = False) -> None:
+        """A parquet table `table` (columns as `name type, ...`) in the source schema, created
+        when missing (dropped first with replace), then `rows` appended (dicts by column name, or
+        tuples in column order) in one insert."""
+        name = f"{self.source_schema}.{table}"
+        self.runner.execute(f"create schema if not exists {self.source_schema}")
+        if replace:
+            self.runner.execute(f"drop table if exists {name}")
+        self.runner.execute(f"create table if not exists {name} ({columns}) using parquet")
+        names = [c.split()[0] for c in columns.split(", ")]
+        values = [r if isinstance(r, tuple) else tuple(r[n] for n in names) for r in rows]
+        if values:
+            literals = ", ".join("(" + ", ".join(sql_literal(v) for v in r) + ")" for r in values)
+            self.runner.execute(f"insert into {name} values {literals}")
+
     # ---- dbt ---------------------------------------------------------------------------
     def dbt(self, *args: str, vars: dict[str, Any] | None = None, expect_success: bool = True,
             project_dir=None) -> DbtResult:
@@ -103,6 +118,17 @@ class Project:
 # Columns that name the run and its commit: they differ between two projects that hold the
 # same data (another run id, another commit time), so data comparisons leave them out.
 RUN_COLUMNS = ("_tl_batch", "_tl_run", "run_id", "committed_at", "run_now")
+
+
+def sql_literal(value: Any) -> str:
+    """A Python value as a Spark SQL literal."""
+    if value is None:
+        return "null"
+    if isinstance(value, dt.datetime):
+        return f"timestamp'{value:%Y-%m-%d %H:%M:%S.%f}'"
+    if isinstance(value, str):
+        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    return repr(value)
 
 
 def data_rows(rows: Iterable[dict]) -> list[dict]:

@@ -1,5 +1,5 @@
 """Derivations (seed 001, Estuary Flow) over several runs, from a project that installs tideline
-as a package (python_tests/derivation_project): the seed's examples as written in it, each
+as a package (examples/derivations): the seed's examples as written in it, each
 compared whole-table after every run with an independent Python reference that processes the
 documents one by one in commit order, as the seed describes Flow's runtime."""
 
@@ -13,7 +13,7 @@ import pytest
 from harness import Project, assert_rows_equal
 from reference_derivation import Derivation, Transform
 
-DERIVATION = Path(__file__).parent / "derivation_project"
+DERIVATION = Path(__file__).parent.parent / "examples" / "derivations"
 T0 = dt.datetime(2025, 3, 1, 9, 0)
 
 
@@ -24,33 +24,11 @@ def deps(runner):
 
 def run(project, model: str, now: dt.datetime, *extra: str, expect_success: bool = True, **vars):
     return project.dbt("run", "--select", model, *extra, project_dir=DERIVATION, expect_success=expect_success,
-                       vars={"derivation__source": project.source_schema, "tideline__now": now.strftime("%Y-%m-%d %H:%M:%S"),
+                       vars={"derivation__source": project.source_schema, "derivation__compact_every": 2, "tideline__now": now.strftime("%Y-%m-%d %H:%M:%S"),
                              **vars})
 
 
 TRANSFERS = "id bigint, sender string, recipient string, amount double, load_tstamp timestamp"
-
-
-def load(project, table: str, columns: str, rows: list[dict], replace: bool = False) -> None:
-    name = f"{project.source_schema}.{table}"
-    project.runner.execute(f"create schema if not exists {project.source_schema}")
-    if replace:
-        project.runner.execute(f"drop table if exists {name}")
-    project.runner.execute(f"create table if not exists {name} ({columns}) using parquet")
-    if rows:
-        names = [c.split()[0] for c in columns.split(", ")]
-        values = ", ".join("(" + ", ".join(_sql(r[n]) for n in names) + ")" for r in rows)
-        project.runner.execute(f"insert into {name} values {values}")
-
-
-def _sql(value) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, dt.datetime):
-        return f"timestamp'{value:%Y-%m-%d %H:%M:%S}'"
-    if isinstance(value, str):
-        return "'" + value.replace("'", "\\'") + "'"
-    return repr(value)
 
 
 def transfer(id_: int, sender: str, recipient: str, amount: float, minutes: int) -> dict:
@@ -74,11 +52,12 @@ def flagged_reference() -> Derivation:
     )
 
 
+@pytest.mark.both_targets
 def test_flagged_transfers_alice_50_then_75(project, deps):
     """The seed's sequence: alice receives 50, then sends 75: balance -25, overdrawn."""
-    load(project, "transfers", TRANSFERS, [transfer(1, "bob", "alice", 50, 0)], replace=True)
+    project.write_source("transfers", TRANSFERS, [transfer(1, "bob", "alice", 50, 0)], replace=True)
     run(project, "flagged_transfers", T0 + dt.timedelta(hours=1))
-    load(project, "transfers", TRANSFERS, [transfer(2, "alice", "carol", 75, 90)])
+    project.write_source("transfers", TRANSFERS, [transfer(2, "alice", "carol", 75, 90)])
     run(project, "flagged_transfers", T0 + dt.timedelta(hours=2))
     got = project.table("flagged_transfers", ["id", "sender", "recipient", "amount", "balance", "overdrawn"])
     assert_rows_equal(got, [
@@ -149,11 +128,11 @@ def test_seed_examples_over_several_runs_equal_the_reference_and_a_rebuild(proje
     """Five loads (one empty), a run after each: every model equals the reference after every
     run; then a --full-refresh gives the same tables."""
     project.reset_models()
-    load(project, "transfers", TRANSFERS, [], replace=True)
+    project.write_source("transfers", TRANSFERS, [], replace=True)
     models = reference_models()
     loaded: list[dict] = []
     for n, batch in enumerate(BATCHES):
-        load(project, "transfers", TRANSFERS, batch)
+        project.write_source("transfers", TRANSFERS, batch)
         loaded += batch
         now = T0 + dt.timedelta(minutes=60 * (n + 1) + 30)
         result = run(project, " ".join(SEED_MODELS), now)
@@ -194,14 +173,14 @@ def test_idle_sensors_with_a_read_delay(project, deps):
     last reading (once the frontier passes 10:40) it is published as silent since 09:40, and no
     reading of s2 ever is; a delayed reading is not processed before its time."""
     project.reset_models()
-    load(project, "readings", READINGS, [], replace=True)
+    project.write_source("readings", READINGS, [], replace=True)
     readings = [reading(i, "s1", m) for i, m in [(1, 0), (2, 20), (3, 40)]]
     readings += [reading(10 + i, "s2", 25 * i) for i in range(9)]
     reference = idle_reference()
     loaded: list[dict] = []
     for until in (30, 70, 110, 150, 200):
         batch = [r for r in readings if r not in loaded and r["load_tstamp"] <= T0 + dt.timedelta(minutes=until)]
-        load(project, "readings", READINGS, batch)
+        project.write_source("readings", READINGS, batch)
         loaded += batch
         now = T0 + dt.timedelta(minutes=until + 1)
         run(project, "idle_sensors", now)
@@ -214,9 +193,12 @@ def test_idle_sensors_with_a_read_delay(project, deps):
 
 @pytest.mark.parametrize("step", ["written", "committed"])
 def test_a_crash_after_each_step_then_a_rerun_equals_an_uninterrupted_run(project, deps, step):
-    load(project, "transfers", TRANSFERS, BATCHES[0], replace=True)
+    project.write_source("transfers", TRANSFERS, BATCHES[0], replace=True)
     run(project, "flagged_transfers balances", T0 + dt.timedelta(hours=1), "--full-refresh")
-    load(project, "transfers", TRANSFERS, BATCHES[1] + BATCHES[3])
+    project.write_source("transfers", TRANSFERS, BATCHES[1])
+    run(project, "flagged_transfers balances", T0 + dt.timedelta(hours=2))
+    # the third run of a generation compacts (compact_every 2): the crash hits a compacting run
+    project.write_source("transfers", TRANSFERS, BATCHES[3])
     now = T0 + dt.timedelta(hours=4)
     for model in ("flagged_transfers", "balances"):
         crashed = run(project, model, now, expect_success=False, tideline__fail_at=f"{model}:{step}")
@@ -225,8 +207,10 @@ def test_a_crash_after_each_step_then_a_rerun_equals_an_uninterrupted_run(projec
     models = reference_models()
     for model in ("flagged_transfers", "balances"):
         models[model].run({"transfers": BATCHES[0]}, T0 + dt.timedelta(hours=1))
+        models[model].run({"transfers": BATCHES[0] + BATCHES[1]}, T0 + dt.timedelta(hours=2))
         models[model].run({"transfers": BATCHES[0] + BATCHES[1] + BATCHES[3]}, now)
         assert_rows_equal(derived_table(project, model, models[model]), models[model].rows(), label=f"{model} after crash at {step}")
+        assert project.rows(f"select max(generation) from {project.fresh('tl_state')} where model = '{model}'") == [(1,)]
 
 
 # ---- batch invariance: random arrivals and random splits (hypothesis) -------------------------
@@ -249,7 +233,7 @@ def test_any_split_of_runs_equals_the_reference_and_one_run(project, deps, rows,
     loads: after every run each model equals the reference; at the end, equal to one
     --full-refresh run over everything."""
     loaded_at = [transfer(i + 1, s, r, a, 30 * load) for i, (s, r, a, load) in enumerate(rows)]
-    load(project, "transfers", TRANSFERS, [], replace=True)
+    project.write_source("transfers", TRANSFERS, [], replace=True)
     models = reference_models()
     loads = sorted({t["load_tstamp"] for t in loaded_at})
     cuts = sorted(seed.sample(range(len(loads)), min(runs, len(loads))))
@@ -259,7 +243,7 @@ def test_any_split_of_runs_equals_the_reference_and_one_run(project, deps, rows,
     done: list[dict] = []
     for cut in cuts:
         batch = [t for t in loaded_at if t["load_tstamp"] <= loads[cut] and t not in done]
-        load(project, "transfers", TRANSFERS, batch)
+        project.write_source("transfers", TRANSFERS, batch)
         done += batch
         now = loads[cut] + dt.timedelta(minutes=5)
         run(project, " ".join(RANDOM_MODELS), now)
@@ -289,6 +273,7 @@ BAD_MODELS = {
     "bad_no_lambda": ("registers={}", [("a", "shuffle=['sender']")], "an update, a publish lambda"),
     "bad_merge_not_struct": ("registers={'x': {'type': 'double', 'initial': 0, 'reduce': 'merge'}}",
                              [("a", "shuffle=['sender'], update={'x': 'amount'}")], "a struct type"),
+    "bad_compact_every": ("registers={}, compact_every=0", [("a", "update=none")], "compact_every = 0"),
     "bad_commit_column": ("registers={}", [("a", "commit_column='created_at'")], "commit_column = \"created_at\""),
 }
 
@@ -310,8 +295,8 @@ def write_bad_model(name: str, registers: str, transforms: list[tuple[str, str]]
 @pytest.mark.parametrize("name", sorted(BAD_MODELS))
 def test_bad_derivation_settings_are_refused_and_change_nothing(project, deps, name):
     registers, transforms, message = BAD_MODELS[name]
-    load(project, "transfers", TRANSFERS, BATCHES[0], replace=True)
-    path = write_bad_model(name, registers, transforms, publish=name in ("bad_read_delay", "bad_priority", "bad_commit_column"))
+    project.write_source("transfers", TRANSFERS, BATCHES[0], replace=True)
+    path = write_bad_model(name, registers, transforms, publish=name in ("bad_read_delay", "bad_priority", "bad_commit_column", "bad_compact_every"))
     try:
         failed = run(project, name, T0 + dt.timedelta(hours=1), expect_success=False)
         text = " ".join(failed.messages)
@@ -322,7 +307,7 @@ def test_bad_derivation_settings_are_refused_and_change_nothing(project, deps, n
 
 
 def test_a_publish_lambda_must_return_the_derived_tables_columns(project, deps):
-    load(project, "transfers", TRANSFERS, BATCHES[0], replace=True)
+    project.write_source("transfers", TRANSFERS, BATCHES[0], replace=True)
     path = DERIVATION / "models" / "bad_publish_columns.sql"
     path.write_text(
         "{{ config(materialized='derivation', unique_key='id', derived_columns={'id': 'bigint', 'amount': 'double'}) }}\n"
@@ -336,5 +321,76 @@ def test_a_publish_lambda_must_return_the_derived_tables_columns(project, deps):
         path.write_text(path.read_text().replace("select id, amount, sender", "select amount"))
         failed = run(project, "bad_publish_columns", T0 + dt.timedelta(hours=1), expect_success=False)
         assert "does not return unique_key column id" in " ".join(failed.messages)
+    finally:
+        path.unlink()
+
+
+# ---- values that do not fit: the run stops, nothing changes ------------------------------------
+
+FIT_MODEL = """{{{{ config(materialized='derivation', unique_key='id', derived_columns={{'id': 'bigint', 'total': 'bigint'}},
+            registers={{'total': {{'type': 'bigint', 'initial': 0, 'reduce': 'sum'}}}}) }}}}
+{{% call tideline.transform('fromTransfers', source=source('bank', 'transfers'), commit_column='load_tstamp', order_by='id',
+                            shuffle=['sender'], update={{'total': "{update}"}}) %}}
+    select id, {published} as total from {{{{ tideline.document() }}}}
+{{% endcall %}}
+"""
+FIT_CASES = {
+    # 9e18 fits a bigint, twice 9e18 does not: the sum is computed wide and checked, never wrapped
+    "overflow": ("cast(amount as bigint)", "_register.total", 9e18, "register total: the sum overflows bigint: 18000000000000000000"),
+    "update_type": ("if(amount > 1000, sender, id)", "_register.total", 5000.0,
+                    "transform fromTransfers: the update of register total is not a bigint: alice"),
+    "published_type": ("cast(amount as bigint)", "if(amount > 1000, sender, _register.total)", 5000.0,
+                       "transform fromTransfers: published column total is not a bigint: alice"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FIT_CASES))
+def test_a_value_that_does_not_fit_its_type_stops_the_run_and_changes_nothing(project, deps, case):
+    update, published, amount, message = FIT_CASES[case]
+    name = f"tmp_fit_{case}"
+    path = DERIVATION / "models" / f"{name}.sql"
+    path.write_text(FIT_MODEL.format(update=update, published=published))
+    try:
+        project.write_source("transfers", TRANSFERS, [transfer(1, "alice", "bob", 9e18 if case == "overflow" else 50, 0)], replace=True)
+        run(project, name, T0 + dt.timedelta(hours=1))
+        before = project.table(name), project.rows(f"select count(*) from {project.fresh('tl_state')} where model = '{name}'")
+        project.write_source("transfers", TRANSFERS, [transfer(2, "alice", "carol", amount, 70)])
+        failed = run(project, name, T0 + dt.timedelta(hours=2), expect_success=False)
+        text = " ".join(failed.messages)
+        assert f"tideline: derivation {name}" in text and message in text, text
+        assert (project.table(name), project.rows(f"select count(*) from {project.fresh('tl_state')} where model = '{name}'")) == before
+    finally:
+        path.unlink()
+
+
+# ---- a transform added later ---------------------------------------------------------------------
+
+def test_a_transform_added_later_reads_its_source_from_the_beginning(project, deps):
+    """flagged_transfers without its recipient transform for two runs (only debits), then with it:
+    the new transform's backlog (every credit so far) goes first, at the frontier already
+    reached, and is followed by the new transfers; rows published before are not revised. Equal
+    to the reference given the same change, after every run."""
+    model = "tmp_added_later"
+    path = DERIVATION / "models" / f"{model}.sql"
+    full = (DERIVATION / "models" / "flagged_transfers.sql").read_text()
+    blocks = full.split("\n\n")
+    recipient_block = next(b for b in blocks if "'fromTransferRecipient'" in b)
+    path.write_text("\n\n".join(b for b in blocks if b is not recipient_block))
+    reference = flagged_reference()
+    recipient = reference.transforms.pop(0)
+    assert recipient.name == "fromTransferRecipient"
+    project.write_source("transfers", TRANSFERS, [], replace=True)
+    done: list[dict] = []
+    try:
+        for i, batch in enumerate(BATCHES):
+            if i == 3:
+                path.write_text(full)
+                reference.transforms.append(recipient)
+            project.write_source("transfers", TRANSFERS, batch)
+            done += batch
+            now = T0 + dt.timedelta(minutes=60 * (i + 1) + 30 * i)
+            run(project, model, now)
+            reference.run({"transfers": done}, now)
+            assert_rows_equal(derived_table(project, model, reference), reference.rows(), label=f"after run {i + 1}")
     finally:
         path.unlink()

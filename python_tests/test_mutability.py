@@ -29,17 +29,6 @@ def run(project, model: str, now: str, *extra: str, expect_success: bool = True,
                        vars={"mutability__source": project.source_schema, "tideline__now": now, **vars})
 
 
-def source(project, table: str, columns: str, rows: list[tuple] | None = None, replace: bool = False) -> None:
-    name = f"{project.source_schema}.{table}"
-    project.runner.execute(f"create schema if not exists {project.source_schema}")
-    if replace:
-        project.runner.execute(f"drop table if exists {name}")
-    project.runner.execute(f"create table if not exists {name} ({columns}) using parquet")
-    if rows:
-        values = ", ".join("(" + ", ".join(repr(v) for v in r) + ")" for r in rows)
-        project.runner.execute(f"insert into {name} values {values}")
-
-
 def rows(project, model: str, columns: list[str]) -> list[dict]:
     return project.table(model, columns)
 
@@ -54,10 +43,10 @@ def properties(project, model: str) -> dict:
 
 
 def test_immutable_is_built_once_and_refuses_a_changed_sql(project, deps):
-    source(project, "catalog", "code string, label string", [("a", "Apple"), ("b", "Banana")], replace=True)
+    project.write_source("catalog", "code string, label string", [("a", "Apple"), ("b", "Banana")], replace=True)
     first = run(project, "catalog_immutable", "2025-01-01 10:00")
     assert any("catalog_immutable (immutable): built (first build), 2 rows" in line for line in first.tideline_lines)
-    source(project, "catalog", "code string, label string", [("c", "Cherry")])
+    project.write_source("catalog", "code string, label string", [("c", "Cherry")])
     later = run(project, "catalog_immutable", "2025-06-01 10:00")
     assert [l for l in later.tideline_lines if "catalog_immutable" in l] == [
         "tideline catalog_immutable (immutable): skipped, nothing to do: built at 2025-01-01 10:00:00; "
@@ -76,9 +65,9 @@ def test_immutable_is_built_once_and_refuses_a_changed_sql(project, deps):
 
 @pytest.mark.both_targets
 def test_full_mutation_rebuilds_only_after_a_tick(project, deps):
-    source(project, "accounts", "account_id int, balance int", [(1, 100), (2, 200)], replace=True)
+    project.write_source("accounts", "account_id int, balance int", [(1, 100), (2, 200)], replace=True)
     run(project, "accounts_full_mutation", "2025-01-01 12:00")            # first build
-    source(project, "accounts", "account_id int, balance int", [(1, 150), (3, 300)], replace=True)
+    project.write_source("accounts", "account_id int, balance int", [(1, 150), (3, 300)], replace=True)
     skipped = run(project, "accounts_full_mutation", "2025-01-01 12:59")  # update_cron '0 13 * * *'
     assert "tideline accounts_full_mutation (full_mutation): skipped, nothing to do: last refreshed 2025-01-01 12:00:00, " \
            "next tick of '0 13 * * *' at 2025-01-01 13:00" in skipped.tideline_lines
@@ -87,7 +76,7 @@ def test_full_mutation_rebuilds_only_after_a_tick(project, deps):
     new = [{"account_id": 1, "balance": 150}, {"account_id": 3, "balance": 300}]
     project.assert_table_equals("accounts_full_mutation", new)
     assert properties(project, "accounts_full_mutation")["tideline.refreshed_at"] == "2025-01-01 13:00:00"
-    source(project, "accounts", "account_id int, balance int", [(4, 400)])
+    project.write_source("accounts", "account_id int, balance int", [(4, 400)])
     run(project, "accounts_full_mutation", "2025-01-02 12:30")            # no tick since 13:00 yesterday
     project.assert_table_equals("accounts_full_mutation", new)
     run(project, "accounts_full_mutation", "2025-01-02 13:05")
@@ -95,9 +84,9 @@ def test_full_mutation_rebuilds_only_after_a_tick(project, deps):
 
 
 def test_a_full_mutation_rebuild_is_atomic_for_readers(project, deps):
-    source(project, "accounts", "account_id int, balance int", [(i, i) for i in range(1, 6)], replace=True)
+    project.write_source("accounts", "account_id int, balance int", [(i, i) for i in range(1, 6)], replace=True)
     run(project, "accounts_full_mutation", "2025-02-01 13:00", "--full-refresh")
-    source(project, "accounts", "account_id int, balance int", [(i, i) for i in range(1, 11)], replace=True)
+    project.write_source("accounts", "account_id int, balance int", [(i, i) for i in range(1, 11)], replace=True)
     # A crash between building the new version and the swap: readers keep the old rows.
     crashed = run(project, "accounts_full_mutation", "2025-02-02 13:00", expect_success=False,
                   tideline__fail_at="accounts_full_mutation:built")
@@ -125,9 +114,9 @@ def test_a_full_mutation_rebuild_is_atomic_for_readers(project, deps):
         reader.start()
     try:
         run(project, "accounts_full_mutation", "2025-02-02 13:00")                    # the tick: 10 rows
-        source(project, "accounts", "account_id int, balance int", [(i, i) for i in range(1, 6)], replace=True)
+        project.write_source("accounts", "account_id int, balance int", [(i, i) for i in range(1, 6)], replace=True)
         run(project, "accounts_full_mutation", "2025-02-02 13:00", "--full-refresh")  # 5 rows
-        source(project, "accounts", "account_id int, balance int", [(i, i) for i in range(1, 11)], replace=True)
+        project.write_source("accounts", "account_id int, balance int", [(i, i) for i in range(1, 11)], replace=True)
         run(project, "accounts_full_mutation", "2025-02-02 13:00", "--full-refresh")  # 10 rows
     finally:
         done.set()
@@ -144,7 +133,7 @@ BOOKINGS = "booking_id int, ds date"
 def partial_landing(project, settle: int) -> list[int]:
     """The seed's steps: bookings 1-3 land, prime, bookings 4-5 land, prime."""
     project.runner.execute(f"drop table if exists {project.source_schema}.fct_bookings")
-    source(project, "fct_bookings", BOOKINGS)
+    project.write_source("fct_bookings", BOOKINGS)
     project.runner.execute(f"""insert into {project.source_schema}.fct_bookings values
         (1, date'2020-01-01'), (2, date'2020-01-01'), (3, date'2020-01-02')""")
     run(project, "bookings_ds_append_only", "2020-01-02 01:00", "--full-refresh", mutability__settle=settle)
@@ -193,7 +182,7 @@ def append_only_reference(stored: list[tuple], source_rows: list[tuple], settle:
 @given(settle=st.integers(0, 2), batches=st.lists(st.lists(st.integers(0, 4), min_size=1, max_size=4), min_size=2, max_size=4))
 def test_append_only_runs_follow_the_rule_and_equal_a_prime_when_settle_covers_the_landings(project, deps, settle, batches):
     project.runner.execute(f"drop table if exists {project.source_schema}.fct_bookings")
-    source(project, "fct_bookings", BOOKINGS)
+    project.write_source("fct_bookings", BOOKINGS)
     landed: list[tuple] = []
     stored: list[tuple] = []
     covered = True
@@ -219,12 +208,12 @@ def test_append_only_runs_follow_the_rule_and_equal_a_prime_when_settle_covers_t
 
 
 def test_append_only_reads_only_new_values_also_when_the_sql_ignores_the_bounds(project, deps):
-    source(project, "readings", "reading_id int, sensor string, reading_value double",
+    project.write_source("readings", "reading_id int, sensor string, reading_value double",
            [(1, "a", 1.0), (2, "a", 2.0), (3, "b", 3.0)], replace=True)
     run(project, "readings_append_only", "2025-03-01 10:00", "--full-refresh")
     # New readings arrive, and reading 2 is written again with another value: earlier values are
     # never rescanned, so the correction is not seen.
-    source(project, "readings", "reading_id int, sensor string, reading_value double",
+    project.write_source("readings", "reading_id int, sensor string, reading_value double",
            [(4, "b", 4.0), (5, "a", 5.0), (2, "a", 20.0)])
     skipped = run(project, "readings_append_only", "2025-03-01 10:15")   # update_cron '*/30 * * * *'
     assert any("next tick of '*/30 * * * *' at 2025-03-01 10:30" in line for line in skipped.tideline_lines)
@@ -269,11 +258,11 @@ def test_append_only_reads_only_new_values_also_when_the_sql_ignores_the_bounds(
      "tideline: update_cron of model readings_append_only = \"0 25 * * *\" is not a valid cron expression: hour value '25' is not in 0-23"),
 ])
 def test_bad_settings_are_refused_and_change_nothing(project, deps, model, settings, message):
-    source(project, "readings", "reading_id int, sensor string, reading_value double", [(1, "a", 1.0)], replace=True)
+    project.write_source("readings", "reading_id int, sensor string, reading_value double", [(1, "a", 1.0)], replace=True)
     run(project, "readings_append_only", "2025-04-01 00:00", "--full-refresh")
     before = (rows(project, "readings_append_only", ["reading_id", "sensor", "reading_value"]),
               properties(project, "readings_append_only"))
-    source(project, "readings", "reading_id int, sensor string, reading_value double", [(2, "b", 2.0), (3, "b", 3.0)])
+    project.write_source("readings", "reading_id int, sensor string, reading_value double", [(2, "b", 2.0), (3, "b", 3.0)])
     result = run(project, model, "2025-04-02 00:00", expect_success=False, **settings)
     text = "\n".join(result.messages)
     assert message in text, text

@@ -1,7 +1,10 @@
-"""Benchmark (not a test): does an incremental run cost the same with 7 or 365 days of history?
+"""Benchmarks (not tests): does an incremental run cost the same with a short or a long history?
 
     python -m tideline_tools.benchmark                       # 7 and 365 days, 5000 events a day
     python -m tideline_tools.benchmark --events-per-day 20000 --histories 7 365
+    python -m tideline_tools.benchmark derivation            # 10 thousand vs 2 million transfers
+
+The derivation benchmark is described in bench_derivation() below. The pipeline benchmark:
 
 For each history length it loads that many days of events (hourly loads), builds the pipeline
 once, loads one more hour of events, then measures side by side, in this one process:
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import sys
 import time
 
@@ -27,9 +31,7 @@ MODELS = ["tl_filtered_events", "daily_user_activity",
           "daily_page_activity", "user_attributes"]
 
 
-def measure(args: list[str], vars_: dict, schema: str) -> dict:
-    import os
-
+def measure(args: list[str], vars_: dict, schema: str, project_dir=None) -> dict:
     from .dbt import run_dbt
 
     queries = [0]
@@ -40,7 +42,7 @@ def measure(args: list[str], vars_: dict, schema: str) -> dict:
 
     os.environ["TIDELINE_SCHEMA"] = schema
     started = time.monotonic()
-    result = run_dbt(args, vars=vars_, target="local", on_event=count)
+    result = run_dbt(args, vars=vars_, target="local", on_event=count, project_dir=project_dir)
     wall = time.monotonic() - started
     in_models = sum(r.execution_time for r in result.result.results)
     per_model = {r.node.name: round(r.execution_time, 2) for r in result.result.results}
@@ -75,13 +77,101 @@ def bench_history(runner, days: int, events_per_day: int, seed: int) -> dict:
     return {"days": days, "history_rows": rows, "new_rows": new_rows, "incremental": incremental, "full": full}
 
 
+DERIVATIONS = PROJECT_DIR / "examples" / "derivations"
+DERIVATION_MODELS = ["flagged_transfers", "balances"]
+BASE = dt.datetime(2025, 1, 1)
+HISTORY_HOURS = 2400   # every history spans 100 days of hourly loads
+
+
+def _load_transfers(runner, table: str, first_id: int, rows: int, accounts: int, hour_of: str) -> None:
+    """`rows` transfers with ids from first_id, between `accounts` accounts (hashed from the id),
+    loaded at the hour `hour_of` (SQL over `id`) after BASE."""
+    runner.execute(f"""
+        insert into {table}
+        select
+            id,
+            concat('acct', cast(pmod(xxhash64(id, 1), {accounts}) as string)) as sender,
+            concat('acct', cast(pmod(xxhash64(id, 2), {accounts}) as string)) as recipient,
+            cast(pmod(xxhash64(id, 3), 100000) as double) / 100 as amount,
+            timestamp_seconds({int(BASE.replace(tzinfo=dt.timezone.utc).timestamp())} + ({hour_of}) * 3600) as load_tstamp
+        from range({first_id}, {first_id + rows}) as ids""")
+
+
+def bench_derivation(runner, histories: list[int], accounts: int, new_rows: int, repeats: int) -> int:
+    """The seed's flagged transfers (two transforms, a balance register per account, a row
+    published per transfer) and balances (accumulated in the table) from examples/derivations,
+    over a history of each size (transfers between `accounts` accounts, loaded hourly over 100
+    days), built once. Then, `repeats` times: load `new_rows` more transfers into every history
+    and run each incremental run, alternating which history goes first; then one
+    --full-refresh of each. Prints the medians and the ratios."""
+    from statistics import median
+
+    from .dbt import run_dbt
+
+    os.environ["TIDELINE_SCHEMA"] = "bench_derivation"
+    run_dbt(["deps"], project_dir=DERIVATIONS, target="local")
+    sizes = {}
+    for rows in histories:
+        schema, source = f"bench_derivation_{rows}", f"bench_derivation_{rows}_src"
+        for s in (schema, source):
+            runner.execute(f"drop schema if exists {s} cascade")
+        runner.execute(f"create schema {source}")
+        runner.execute(f"create table {source}.transfers (id bigint, sender string, recipient string, amount double, "
+                       f"load_tstamp timestamp) using parquet")
+        _load_transfers(runner, f"{source}.transfers", 0, rows, accounts, f"cast(id * {HISTORY_HOURS} / {rows} as bigint)")
+        vars_ = {"derivation__source": source, "tideline__now": str(BASE + dt.timedelta(hours=HISTORY_HOURS))}
+        t0 = time.monotonic()
+        measure(["run", "--select", *DERIVATION_MODELS], vars_, schema, DERIVATIONS)
+        print(f"[{rows} rows] built the derivations over the history in {time.monotonic() - t0:.0f}s", flush=True)
+        sizes[rows] = {"schema": schema, "source": source, "incremental": []}
+    for k in range(repeats):
+        order = list(sizes.items()) if k % 2 == 0 else list(reversed(sizes.items()))
+        hour = HISTORY_HOURS + 1 + k
+        for rows, size in order:
+            _load_transfers(runner, f"{size['source']}.transfers", rows + k * new_rows, new_rows, accounts, str(hour))
+            vars_ = {"derivation__source": size["source"], "tideline__now": str(BASE + dt.timedelta(hours=hour, minutes=1))}
+            m = measure(["run", "--select", *DERIVATION_MODELS], vars_, size["schema"], DERIVATIONS)
+            size["incremental"].append(m)
+            print(f"[{rows} rows] incremental run {k + 1} over {new_rows} new transfers: {m['per_model']}, "
+                  f"{m['queries']} statements", flush=True)
+    for rows, size in sizes.items():
+        vars_ = {"derivation__source": size["source"],
+                 "tideline__now": str(BASE + dt.timedelta(hours=HISTORY_HOURS + repeats, minutes=1))}
+        size["full"] = measure(["run", "--full-refresh", "--select", *DERIVATION_MODELS], vars_, size["schema"], DERIVATIONS)
+        print(f"[{rows} rows] full refresh: {size['full']['per_model']}", flush=True)
+
+    def models(m: dict) -> float:
+        return sum(t for name, t in m["per_model"].items() if "on-run" not in name)
+
+    print(f"\n{'history':>10} | {'incr s (median)':>15} {'statements':>10} | {'full refresh s':>14} | full/incr")
+    for rows, size in sizes.items():
+        incr = median(models(m) for m in size["incremental"])
+        size["median"] = incr
+        print(f"{rows:>10} | {incr:>15.2f} {size['incremental'][0]['queries']:>10} | {models(size['full']):>14.2f} | "
+              f"{models(size['full']) / incr:.1f}x")
+    small, large = sizes[min(sizes)], sizes[max(sizes)]
+    ratios = [models(b) / models(a) for a, b in zip(small["incremental"], large["incremental"])]
+    print(f"\nincremental run, {max(sizes)} vs {min(sizes)} rows of history: {median(ratios):.2f}x "
+          f"(median of the {repeats} side-by-side pairs: {', '.join(f'{r:.2f}' for r in ratios)}; time in models)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tideline_tools.benchmark", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--events-per-day", type=int, default=5000)
-    parser.add_argument("--histories", type=int, nargs="+", default=[7, 365])
-    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("what", nargs="?", choices=["pipeline", "derivation"], default="pipeline",
+                        help="the time-based pipeline (default) or the derivations")
+    parser.add_argument("--events-per-day", type=int, default=5000, help="pipeline: events a day")
+    parser.add_argument("--histories", type=int, nargs="+", default=None,
+                        help="pipeline: days of history (default 7 365); derivation: transfers of history "
+                             "(default 10000 2000000)")
+    parser.add_argument("--seed", type=int, default=2024, help="pipeline: the generator's seed")
+    parser.add_argument("--accounts", type=int, default=50_000, help="derivation: accounts (default 50000)")
+    parser.add_argument("--new-rows", type=int, default=1000, help="derivation: transfers per incremental run (default 1000)")
+    parser.add_argument("--repeats", type=int, default=3, help="derivation: incremental runs per history (default 3)")
     args = parser.parse_args(argv)
+    if args.what == "derivation" and (args.accounts < 1 or args.new_rows < 1 or args.repeats < 1):
+        parser.error("--accounts, --new-rows and --repeats must be >= 1")
 
     from .localenv import MetastoreLocked, use_data_dir
 
@@ -93,7 +183,10 @@ def main(argv: list[str] | None = None) -> int:
     from .sql import connect
 
     runner = connect("local")
-    results = [bench_history(runner, days, args.events_per_day, args.seed) for days in args.histories]
+    if args.what == "derivation":
+        return bench_derivation(runner, sorted(args.histories or [10_000, 2_000_000]), args.accounts, args.new_rows,
+                                args.repeats)
+    results = [bench_history(runner, days, args.events_per_day, args.seed) for days in args.histories or [7, 365]]
     print()
     print(f"{'history':>8} {'rows':>10} {'new rows':>9} | {'incr wall s':>11} {'incr model s':>12} {'queries':>7} "
           f"| {'full wall s':>11} {'full model s':>12} {'queries':>7}")

@@ -22,7 +22,13 @@
 
     Folds are set-wise: Flow's update lambdas never read the register, so every strategy is an
     associative fold, computed with window functions over the new documents of a key, started
-    from the stored register. -#}
+    from the stored register.
+
+    STORAGE. Runs append new versions of rows and registers; readers keep the newest committed
+    version of each key. The versions live in generations (partition _tl_gen): every
+    compact_every runs (default 24) a run also copies the newest version of every key into a
+    new generation, commits it as the live one (tl_state.generation), then drops the old one.
+    So a run scans at most the live keys plus compact_every runs' worth of versions. -#}
 
 {% macro data_relation(relation) %}
     {{- return(relation.incorporate(path={'identifier': relation.identifier ~ '__tl_data'}, type='table')) -}}
@@ -36,7 +42,7 @@
     {%- for c in settings.derived -%}{%- do columns.append([c[0], c[1]]) -%}{%- endfor -%}
     {%- for t in settings.key_types -%}{%- do columns.append(['_tl_key_' ~ loop.index, t]) -%}{%- endfor -%}
     {%- if settings.registers -%}{%- do columns.append(['_register', tideline.register_struct_type(settings)]) -%}{%- endif -%}
-    {%- do columns.extend([['_tl_batch', 'timestamp'], ['_tl_run', 'string'], ['_tl_part', 'string']]) -%}
+    {%- do columns.extend([['_tl_batch', 'timestamp'], ['_tl_run', 'string'], ['_tl_part', 'string'], ['_tl_gen', 'int']]) -%}
     {{- return(columns) -}}
 {% endmacro %}
 
@@ -56,28 +62,61 @@
                 *,
                 row_number() over (partition by {{ settings.unique_key | join(', ') }} order by _tl_batch desc) as _tl_newest
             from {{ data }}
-            where _tl_part = 'row' and _tl_run in ({{ tideline.committed_runs_sql(settings.name) }})
+            where _tl_part = 'row' and _tl_gen = ({{ tideline.live_generation_sql(settings.name) }})
+                and _tl_run in ({{ tideline.committed_runs_sql(settings.name) }})
         ) as newest
         where _tl_newest = 1
     {% endset %}
     {{- return(sql) -}}
 {% endmacro %}
 
-{#- The derivation's committed state: F_prev and each transform's watermark (the newest commit
-    time it has processed). -#}
-{% macro derivation_state(settings) %}
+{#- The live generation of a derivation's data table, as a subquery (0 before any commit). -#}
+{% macro live_generation_sql(model_name) %}
+    select coalesce(max(generation), 0) from {{ tideline.state_table() }} where model = '{{ model_name }}' and kind = 'run'
+{%- endmacro %}
+
+{#- The derivation's committed state: F_prev, the newest batch written, the live generation and
+    how many runs wrote to it, and each transform's watermark (the newest commit time it has
+    processed). A rebuild starts from nothing. -#}
+{% macro derivation_state(settings, rebuild) %}
+    {%- set state = {'frontier': none, 'batch': none, 'generation': 0, 'runs_in_generation': 0, 'watermarks': {}} -%}
+    {%- if rebuild -%}{{ return(state) }}{%- endif -%}
     {% set sql %}
-        select kind, transform, cast(max(watermark) as string) as watermark
-        from {{ tideline.state_table() }}
-        where model = '{{ settings.name }}' and kind in ('run', 'transform')
+        with runs as (
+            select *
+            from {{ tideline.state_table() }}
+            where model = '{{ settings.name }}' and kind in ('run', 'transform')
+        )
+
+        select
+            kind,
+            transform,
+            cast(max(watermark) as string) as watermark,
+            cast(max(batch) as string) as batch,
+            max(generation) as generation,
+            count_if(generation = (select max(generation) from runs where kind = 'run')) as runs_in_generation
+        from runs
         group by kind, transform
     {% endset %}
-    {%- set state = {'frontier': none, 'watermarks': {}} -%}
     {%- for row in tideline.query_rows(sql) -%}
-        {%- if row[0] == 'run' -%}{%- do state.update({'frontier': row[2]}) -%}
-        {%- else -%}{%- do state.watermarks.update({row[1]: row[2]}) -%}{%- endif -%}
+        {%- if row[0] == 'run' -%}
+            {%- do state.update({'frontier': row[2], 'batch': row[3], 'generation': row[4] | int, 'runs_in_generation': row[5] | int}) -%}
+        {%- else -%}
+            {%- do state.watermarks.update({row[1]: row[2]}) -%}
+        {%- endif -%}
     {%- endfor -%}
     {{- return(state) -}}
+{% endmacro %}
+
+{#- What this run writes: its batch (the frontier, or just after the previous batch when the
+    frontier did not move, as when a transform added later reads its backlog: every run's rows
+    are newer than the last run's, for readers of the newest version and for downstream
+    watermarks), the generation it reads and the one it writes (the next one when it compacts). -#}
+{% macro derivation_plan(settings, state, frontier) %}
+    {%- set f = tideline._shift(frontier.frontier, 0) -%}
+    {%- set batch = f if state.batch is none or f > tideline._shift(state.batch, 0) else tideline._shift(state.batch, 0.000001) -%}
+    {%- set compact = state.runs_in_generation >= settings.compact_every -%}
+    {{- return({'batch': batch, 'read_gen': state.generation, 'write_gen': state.generation + (1 if compact else 0), 'compact': compact}) -}}
 {% endmacro %}
 
 {#- A timestamp text moved by a number of seconds. -#}
@@ -228,9 +267,47 @@
     {{- return('coalesce(' ~ raw ~ ', ' ~ initial ~ ')') -}}
 {% endmacro %}
 
+{#- The newest committed version, in the data table's part `part` ('row' or 'register') and
+    generation `generation`, of each key (`keys`) that `touched` (a CTE of the run's select)
+    holds, or of every key (touched none: a compaction's copy): what a run reads of the stored
+    state, only for the keys it touches. -#}
+{% macro _newest_stored(data, part, keys, touched, columns, committed, generation) %}
+    {% set sql %}
+        select {{ columns | join(', ') }}
+        from (
+            select
+                d.*,
+                row_number() over (partition by {{ keys | join(', ') }} order by d._tl_batch desc) as _tl_newest
+            from {{ data }} as d
+            {%- if touched %}
+            left semi join (select distinct {{ keys | join(', ') }} from {{ touched }}) as touched
+                on {% for k in keys %}d.{{ k }} <=> touched.{{ k }}{{ ' and ' if not loop.last }}{% endfor %}
+            {%- endif %}
+            where d._tl_part = '{{ part }}' and d._tl_gen = {{ generation }} and d._tl_run in ({{ committed }})
+        ) as versions
+        where _tl_newest = 1
+    {% endset %}
+    {{- return(sql) -}}
+{% endmacro %}
+
+{#- The windows of a fold over each key's documents (`alias`.`keys`) in the order `order`: w up
+    to the current document, w_order for numbering, w_key the whole key. -#}
+{% macro _key_windows(alias, keys, order) %}
+    {%- set partition -%}
+        partition by {% for k in keys %}{{ alias }}.{{ k }}{{ ', ' if not loop.last }}{% endfor %}
+    {%- endset -%}
+    {% set sql %}
+        window
+            w as ({{ partition }} order by {{ order }} rows between unbounded preceding and current row),
+            w_order as ({{ partition }} order by {{ order }}),
+            w_key as ({{ partition }})
+    {% endset %}
+    {{- return(sql) -}}
+{% endmacro %}
+
 {#- The run's select: every row it writes to the data table, the derived rows (_tl_part 'row')
     and the registers of the keys it updated (_tl_part 'register'), for one insert. -#}
-{% macro derivation_select_sql(settings, state, frontier, publish_columns, data) %}
+{% macro derivation_select_sql(settings, state, frontier, plan, publish_columns, data) %}
     {%- set keys = [] -%}
     {%- for t in settings.key_types -%}{%- do keys.append('_tl_key_' ~ loop.index) -%}{%- endfor -%}
     {%- set ukeys = settings.unique_key -%}
@@ -283,17 +360,7 @@
 
     -- the stored registers of the keys this run touches (newest committed version)
     stored as (
-        select {{ keys | join(', ') }}, _register as _tl_stored
-        from (
-            select
-                d.*,
-                row_number() over (partition by {{ keys | join(', ') }} order by d._tl_batch desc) as _tl_newest
-            from {{ data }} as d
-            left semi join (select distinct {{ keys | join(', ') }} from docs) as touched
-                on {% for k in keys %}d.{{ k }} <=> touched.{{ k }}{{ ' and ' if not loop.last }}{% endfor %}
-            where d._tl_part = 'register' and d._tl_run in ({{ committed }})
-        ) as versions
-        where _tl_newest = 1
+        {{ tideline._newest_stored(data, 'register', keys, 'docs', keys + ['_register as _tl_stored'], committed, plan.read_gen) }}
     ),
 
     -- each register after each document: a fold over the key's documents in order
@@ -309,10 +376,7 @@
             max({% for r in registers %}d._tl_u_{{ r.name }} is not null{{ ' or ' if not loop.last }}{% endfor %}) over w_key as _tl_updated
         from docs as d
         left join stored as st on {% for k in keys %}d.{{ k }} <=> st.{{ k }}{{ ' and ' if not loop.last }}{% endfor %}
-        window
-            w as (partition by {% for k in keys %}d.{{ k }}{{ ', ' if not loop.last }}{% endfor %} order by d._tl_pos rows between unbounded preceding and current row),
-            w_order as (partition by {% for k in keys %}d.{{ k }}{{ ', ' if not loop.last }}{% endfor %} order by d._tl_pos),
-            w_key as (partition by {% for k in keys %}d.{{ k }}{{ ', ' if not loop.last }}{% endfor %})
+        {{ tideline._key_windows('d', keys, 'd._tl_pos') }}
     ),
 
     -- what a publish lambda sees: the registers after (_register) and before (_previous)
@@ -379,17 +443,7 @@
 
     -- accumulate in the table: the stored rows of the keys published to, and a fold per column
     stored_rows as (
-        select {{ derived | map('first') | join(', ') }}
-        from (
-            select
-                d.*,
-                row_number() over (partition by {{ ukeys | join(', ') }} order by d._tl_batch desc) as _tl_newest
-            from {{ data }} as d
-            left semi join (select distinct {{ ukeys | join(', ') }} from published) as touched
-                on {% for k in ukeys %}d.{{ k }} <=> touched.{{ k }}{{ ' and ' if not loop.last }}{% endfor %}
-            where d._tl_part = 'row' and d._tl_run in ({{ committed }})
-        ) as versions
-        where _tl_newest = 1
+        {{ tideline._newest_stored(data, 'row', ukeys, 'published', derived | map('first') | list, committed, plan.read_gen) }}
     ),
 
     reduced as (
@@ -407,10 +461,7 @@
             count(*) over w_key as _tl_count
         from published as p
         left join stored_rows as sr on {% for k in ukeys %}p.{{ k }} <=> sr.{{ k }}{{ ' and ' if not loop.last }}{% endfor %}
-        window
-            w as (partition by {% for k in ukeys %}p.{{ k }}{{ ', ' if not loop.last }}{% endfor %} order by p._tl_pos, p._tl_prow rows between unbounded preceding and current row),
-            w_order as (partition by {% for k in ukeys %}p.{{ k }}{{ ', ' if not loop.last }}{% endfor %} order by p._tl_pos, p._tl_prow),
-            w_key as (partition by {% for k in ukeys %}p.{{ k }}{{ ', ' if not loop.last }}{% endfor %})
+        {{ tideline._key_windows('p', ukeys, 'p._tl_pos, p._tl_prow') }}
     ),
 
     derived_rows as (
@@ -441,9 +492,10 @@
         {%- if registers %}
         cast(null as {{ tideline.register_struct_type(settings) }}) as _register,
         {%- endif %}
-        {{ tideline.ts(frontier.frontier) }} as _tl_batch,
+        {{ tideline.ts(plan.batch) }} as _tl_batch,
         '{{ tideline.run_id() }}' as _tl_run,
-        'row' as _tl_part
+        'row' as _tl_part,
+        {{ plan.write_gen }} as _tl_gen
     from derived_rows
     {%- endif %}
     {%- if registers %}
@@ -454,11 +506,62 @@
         {%- endfor %}
         {{ keys | join(', ') }},
         _register,
-        {{ tideline.ts(frontier.frontier) }},
+        {{ tideline.ts(plan.batch) }},
         '{{ tideline.run_id() }}',
-        'register'
+        'register',
+        {{ plan.write_gen }}
     from register_rows
     {%- endif %}
+    {%- if plan.compact %}
+    union all
+    {{ tideline._compaction_copies(settings, data, plan, committed) }}
+    {%- endif %}
+{% endmacro %}
+
+{#- A compacting run's copy of the live generation into the next one: the newest committed
+    version of every row and register, with its own batch (readers still take this run's new
+    versions over them) and this run's id (a run that dies before its commit copied nothing
+    anyone reads). -#}
+{% macro _compaction_copies(settings, data, plan, committed) %}
+    {%- set keys = [] -%}
+    {%- for t in settings.key_types -%}{%- do keys.append('_tl_key_' ~ loop.index) -%}{%- endfor -%}
+    {%- set derived = settings.derived | map('first') | list -%}
+    {% set sql %}
+    select
+        {%- for c in settings.derived %}
+        {{ c[0] }},
+        {%- endfor %}
+        {%- for k in keys %}
+        cast(null as {{ settings.key_types[loop.index0] }}),
+        {%- endfor %}
+        {%- if settings.registers %}
+        cast(null as {{ tideline.register_struct_type(settings) }}),
+        {%- endif %}
+        _tl_batch, '{{ tideline.run_id() }}', 'row', {{ plan.write_gen }}
+    from ({{ tideline._newest_stored(data, 'row', settings.unique_key, none, derived + ['_tl_batch'], committed, plan.read_gen) }}) as live_rows
+    {%- if settings.registers %}
+    union all
+    select
+        {%- for c in settings.derived %}
+        cast(null as {{ c[1] }}),
+        {%- endfor %}
+        {{ keys | join(', ') }}, _register, _tl_batch, '{{ tideline.run_id() }}', 'register', {{ plan.write_gen }}
+    from ({{ tideline._newest_stored(data, 'register', keys, none, keys + ['_register', '_tl_batch'], committed, plan.read_gen) }}) as live_registers
+    {%- endif %}
+    {% endset %}
+    {{- return(sql) -}}
+{% endmacro %}
+
+{#- After a compaction's commit: the generations before the live one go (the one it read, and
+    the one before, which a compaction that died after its commit may have left). -#}
+{% macro drop_old_generations(data, plan) %}
+    {%- set partitions = [] -%}
+    {%- for g in [plan.read_gen - 1, plan.read_gen] if g >= 0 -%}
+        {%- for part in ['row', 'register'] -%}
+            {%- do partitions.append("partition (_tl_part = '" ~ part ~ "', _tl_gen = " ~ g ~ ")") -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {%- do tideline.exec('alter table ' ~ data ~ ' drop if exists ' ~ partitions | join(', ')) -%}
 {% endmacro %}
 
 {#- The run's steps around the select (called in order by the materialization). -#}
@@ -504,13 +607,13 @@
     {%- set defs = [] -%}
     {%- for c in tideline.derivation_data_columns(settings) -%}{%- do defs.append(c[0] ~ ' ' ~ c[1]) -%}{%- endfor -%}
     {% call statement('create_data', fetch_result=false) %}
-        create table {{ data }} ({{ defs | join(', ') }}) using parquet partitioned by (_tl_part)
+        create table {{ data }} ({{ defs | join(', ') }}) using parquet partitioned by (_tl_part, _tl_gen)
     {% endcall %}
 {% endmacro %}
 
-{% macro derivation_run_row(state, frontier, documents) %}
-    {{- return({'kind': 'run', 'batch': frontier.frontier, 'watermark': frontier.frontier, 'lower_limit': state.frontier,
-                'upper_limit': frontier.frontier, 'rows_read': documents}) -}}
+{% macro derivation_run_row(state, frontier, plan, documents) %}
+    {{- return({'kind': 'run', 'batch': plan.batch, 'watermark': frontier.frontier, 'lower_limit': state.frontier,
+                'upper_limit': frontier.frontier, 'rows_read': documents, 'generation': plan.write_gen}) -}}
 {% endmacro %}
 
 {#- One state row per transform: the newest commit time it has processed (its watermark). -#}

@@ -313,7 +313,14 @@
         {%- endif -%}
     {%- endfor -%}
 
-    {{- return({'name': model_name, 'unique_key': unique_key | map('lower') | list, 'derived': derived,
+    {#- compaction: every compact_every runs a run also rewrites the live rows and registers into a
+        new generation, so what a run scans stays proportional to the live keys -#}
+    {%- set compact_every = config.get('compact_every', 24) -%}
+    {%- if compact_every is string or compact_every is boolean or compact_every is not number or (compact_every | int) != compact_every or compact_every < 1 -%}
+        {{ tideline._derivation_error(model_name, 'compact_every', compact_every, "an integer >= 1 (runs between compactions)") }}
+    {%- endif -%}
+
+    {{- return({'name': model_name, 'unique_key': unique_key | map('lower') | list, 'derived': derived, 'compact_every': compact_every | int,
                 'reductions': reductions, 'registers': registers, 'transforms': transforms,
                 'key_types': key_types if registers else [], 'order_type': order_type.type or 'string'}) -}}
 {% endmacro %}

@@ -32,6 +32,7 @@
         ['event_date', 'date'], ['new_rows', 'bigint'], ['late_rows', 'bigint'], ['pending_rows', 'bigint'],
         ['processed', 'boolean'], ['processed_rows', 'bigint'], ['skipped_rows', 'bigint'],
         ['last_processed_at', 'timestamp'],
+        ['generation', 'int'],
         ['transform', 'string'],
         ['model', 'string'],
     ]) -}}

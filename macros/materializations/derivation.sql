@@ -3,7 +3,8 @@
     macros/derivation/ (transforms.sql: the model's settings; derivation.sql: the order, the
     frontier, the folds); this page is the run, step by step:
 
-      settings (no statement) -> state -> frontier -> publish columns -> one insert -> commit.
+      settings (no statement) -> state -> frontier -> publish columns -> one insert -> commit
+      (-> every compact_every runs, the drop of the old generation).
 
     The model is a view over <model>__tl_data, which holds the derived rows and the registers,
     each row with its run id: readers keep rows of committed runs only, so a run that dies
@@ -20,12 +21,8 @@
     {#- tl_state: on-run-start creates it, but dbt leaves out a package's hooks when all of its models are disabled -#}
     {%- if adapter.get_relation(database=none, schema=this.schema, identifier='tl_state') is none -%}{%- do tideline.ensure_state_tables() -%}{%- endif -%}
     {{ run_hooks(pre_hooks) }}
-    {%- if rebuild -%}
-        {%- set state = {'frontier': none, 'watermarks': {}} -%}
-    {%- else -%}
-        {%- set state = tideline.derivation_state(settings) -%}
-        {%- do tideline.refuse_now_before_watermark(settings.name, state.frontier) -%}
-    {%- endif -%}
+    {%- set state = tideline.derivation_state(settings, rebuild) -%}
+    {%- do tideline.refuse_now_before_watermark(settings.name, state.frontier) -%}
     {%- set frontier = tideline.derivation_frontier(settings, state) -%}
     {%- set documents = frontier.documents.values() | sum -%}
     {%- set publish_columns = tideline.checked_publish_columns(settings) if documents > 0 else {} -%}
@@ -44,14 +41,16 @@
     {%- endif -%}
 
     {%- if documents > 0 -%}
+        {%- set plan = tideline.derivation_plan(settings, state, frontier) -%}
         {% call statement('write', fetch_result=false) %}
-            insert into {{ data }} partition (_tl_part)
-            {{ tideline.derivation_select_sql(settings, state, frontier, publish_columns, data) }}
+            insert into {{ data }} partition (_tl_part, _tl_gen)
+            {{ tideline.derivation_select_sql(settings, state, frontier, plan, publish_columns, data) }}
         {% endcall %}
         {%- do tideline.checkpoint(settings.name, 'written') -%}
-        {%- do tideline.commit_run(settings.name, tideline.derivation_run_row(state, frontier, documents),
+        {%- do tideline.commit_run(settings.name, tideline.derivation_run_row(state, frontier, plan, documents),
                                    tideline.derivation_transform_rows(settings, state, frontier)) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
+        {%- if plan.compact -%}{%- do tideline.drop_old_generations(data, plan) -%}{%- endif -%}
     {%- endif -%}
     {%- do tideline.log_derivation(settings, state, frontier) -%}
     {%- do tideline.store_main('tideline: ' ~ documents ~ ' documents') -%}
