@@ -13,12 +13,10 @@
     For each document in that order its update is reduced into the register of its shuffle key,
     then its publish lambda sees the register before (_previous) and after (_register).
 
-    THE FRONTIER. A run processes every document whose time (1.) is at or before the frontier
-      F = greatest(F_prev, least(now, min over transforms of (newest commit time of the source + read delay)))
-    A source's newest commit time bounds what it can still receive (commits arrive in commit-time
-    order: tideline's _tl_batch always does, a loader's load_tstamp does), so a document that
-    arrives later is always after F, and the same arrivals give the same order whatever the
-    runs they are split into. An empty source does not hold the others back.
+    THE FRONTIER. A run processes every document whose time (1.) is at or before the frontier F
+    (macros/internal/frontier.sql, shared with the continual tasks; a transform is a feed, its
+    read delay the feed's delay), so the same arrivals give the same order whatever the runs
+    they are split into.
 
     Folds are set-wise: Flow's update lambdas never read the register, so every strategy is an
     associative fold, computed with window functions over the new documents of a key, started
@@ -125,43 +123,6 @@
     {{- return((t + modules.datetime.timedelta(seconds=seconds)).strftime('%Y-%m-%d %H:%M:%S.%f')) -}}
 {% endmacro %}
 
-{#- One query: the frontier F, and per transform how many documents it has up to F. -#}
-{% macro derivation_frontier(settings, state) %}
-    {%- set transforms = settings.transforms -%}
-    {% set sql %}
-        with newest as (
-            {%- for t in transforms %}
-            select {{ loop.index0 }} as i, greatest({{ tideline.ts(state.watermarks.get(t.name)) }}, max({{ t.commit_column }})) + interval {{ t.delay }} seconds as reaches
-            from {{ t.source.rendered }}
-            {%- if state.watermarks.get(t.name) %}
-            where {{ t.commit_column }} > {{ tideline.ts(state.watermarks[t.name]) }}
-            {%- endif %}
-            {{- '\n            union all' if not loop.last }}
-            {%- endfor %}
-        ),
-
-        frontier as (
-            select greatest({{ tideline.ts(state.frontier) }}, least({{ tideline.ts(tideline.now()) }}, min(reaches))) as f
-            from newest
-        )
-
-        select 'frontier' as transform, cast(f as string) as value from frontier
-        {%- for t in transforms %}
-        union all
-        select '{{ t.name }}', cast(count(*) as string)
-        from {{ t.source.rendered }}
-        where {{ t.commit_column }} + interval {{ t.delay }} seconds <= (select f from frontier)
-            {%- if state.watermarks.get(t.name) %} and {{ t.commit_column }} > {{ tideline.ts(state.watermarks[t.name]) }}{% endif %}
-        {%- endfor %}
-    {% endset %}
-    {%- set result = {'frontier': none, 'documents': {}} -%}
-    {%- for row in tideline.query_rows(sql) -%}
-        {%- if row[0] == 'frontier' -%}{%- do result.update({'frontier': row[1]}) -%}
-        {%- else -%}{%- do result.documents.update({row[0]: row[1] | int}) -%}{%- endif -%}
-    {%- endfor -%}
-    {{- return(result) -}}
-{% endmacro %}
-
 {#- The publish lambda with the document's position added as the first column of each of its
     top-level selects (the position orders what it publishes). -#}
 {% macro _with_position(publish_sql, document) %}
@@ -206,16 +167,6 @@
     {{- return(columns) -}}
 {% endmacro %}
 
-{#- `value` cast to `type`; a value that does not fit (another type, an overflow) stops the
-    run with `message` instead of turning into null. -#}
-{% macro _checked_cast(value, type, message) %}
-    {%- set sql -%}
-        case when ({{ value }}) is not null and try_cast(({{ value }}) as {{ type }}) is null
-            then raise_error({{ tideline.string_list([message])[1:-1] }} || cast(({{ value }}) as string))
-            else cast(({{ value }}) as {{ type }}) end
-    {%- endset -%}
-    {{- return(sql) -}}
-{% endmacro %}
 
 {#- The value after folding `update` (a column, null where a document does not update it)
     into `stored` (the value before this run's documents, null for never written) over the
@@ -230,7 +181,7 @@
             case when coalesce({{ stored }}, {{ initial }}) is null and sum(cast({{ update }} as {{ wide }})) over {{ w }} is null then null
                 else cast(coalesce({{ stored }}, {{ initial }}, 0) as {{ wide }}) + coalesce(sum(cast({{ update }} as {{ wide }})) over {{ w }}, 0) end
         {%- endset -%}
-        {{- return(tideline._checked_cast(total, t, 'tideline: ' ~ what ~ ': the sum overflows ' ~ t ~ ': ')) -}}
+        {{- return(tideline.checked_cast(total, t, 'tideline: ' ~ what ~ ': the sum overflows ' ~ t ~ ': ')) -}}
     {%- elif s in ['min', 'max'] -%}
         {{- return(('least' if s == 'min' else 'greatest') ~ '(coalesce(' ~ stored ~ ', ' ~ initial ~ '), ' ~ s ~ '(' ~ update ~ ') over ' ~ w ~ ')') -}}
     {%- elif s == 'last_write_wins' -%}
@@ -350,7 +301,7 @@
             {%- endfor %}
             {%- for r in registers %}
             {%- set expression = t.updates.get(r.name) %}
-            {{ tideline._checked_cast(expression, r.type, 'tideline: derivation ' ~ settings.name ~ ', transform ' ~ t.name ~ ': the update of register ' ~ r.name ~ ' is not a ' ~ r.type ~ ': ') if expression else 'cast(null as ' ~ r.type ~ ')' }} as _tl_u_{{ r.name }},
+            {{ tideline.checked_cast(expression, r.type, 'tideline: derivation ' ~ settings.name ~ ', transform ' ~ t.name ~ ': the update of register ' ~ r.name ~ ' is not a ' ~ r.type ~ ': ') if expression else 'cast(null as ' ~ r.type ~ ')' }} as _tl_u_{{ r.name }},
             {%- endfor %}
             _tl_pos
         from src_{{ loop.index0 }}
@@ -431,7 +382,7 @@
         {%- set returned = publish_columns[t.name] | map('first') | list %}
         select
             {%- for c in derived %}
-            {{ tideline._checked_cast(c[0], c[1], 'tideline: derivation ' ~ settings.name ~ ', transform ' ~ t.name ~ ': published column ' ~ c[0] ~ ' is not a ' ~ c[1] ~ ': ') if c[0] in returned else 'cast(null as ' ~ c[1] ~ ')' }} as {{ c[0] }},
+            {{ tideline.checked_cast(c[0], c[1], 'tideline: derivation ' ~ settings.name ~ ', transform ' ~ t.name ~ ': published column ' ~ c[0] ~ ' is not a ' ~ c[1] ~ ': ') if c[0] in returned else 'cast(null as ' ~ c[1] ~ ')' }} as {{ c[0] }},
             {%- endfor %}
             _tl_pos,
             to_json(named_struct({% for c in derived if c[0] in returned %}'{{ c[0] }}', {{ c[0] }}{{ ', ' if not loop.last }}{% endfor %})) as _tl_prow

@@ -49,3 +49,14 @@
     {%- for v in values -%}{%- do items.append("'" ~ (v | replace("\\", "\\\\") | replace("'", "\\'")) ~ "'") -%}{%- endfor -%}
     {{- return('(' ~ items | join(', ') ~ ')') -}}
 {% endmacro %}
+
+{#- `value` cast to `type`; a value that does not fit (another type, an overflow) stops the
+    run with `message` instead of turning into null. -#}
+{% macro checked_cast(value, type, message) %}
+    {%- set sql -%}
+        case when ({{ value }}) is not null and try_cast(({{ value }}) as {{ type }}) is null
+            then raise_error({{ tideline.string_list([message])[1:-1] }} || cast(({{ value }}) as string))
+            else cast(({{ value }}) as {{ type }}) end
+    {%- endset -%}
+    {{- return(sql) -}}
+{% endmacro %}

@@ -23,7 +23,7 @@
     {{ run_hooks(pre_hooks) }}
     {%- set state = tideline.derivation_state(settings, rebuild) -%}
     {%- do tideline.refuse_now_before_watermark(settings.name, state.frontier) -%}
-    {%- set frontier = tideline.derivation_frontier(settings, state) -%}
+    {%- set frontier = tideline.commit_frontier(settings.transforms, state) -%}
     {%- set documents = frontier.documents.values() | sum -%}
     {%- set publish_columns = tideline.checked_publish_columns(settings) if documents > 0 else {} -%}
 

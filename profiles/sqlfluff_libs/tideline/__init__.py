@@ -12,6 +12,8 @@ def _macro(name):
             return kwargs["caller"]() if "caller" in kwargs else ""
         if name == "document":
             return "_tl_document"
+        if name == "input":  # a continual task's input at the step: a relation
+            return "_tl_input"
         if name in ("filtered_events", "events_this_run"):
             return name
         if name.endswith("_list"):

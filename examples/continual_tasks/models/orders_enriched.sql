@@ -1,0 +1,14 @@
+-- A stream-table join: each order with its customer's tier as it was when the order was
+-- committed; a change to a customer alone adds nothing and revises nothing.
+{{ config(materialized='continual_task',
+          columns={'order_id': 'bigint', 'customer_id': 'bigint', 'amount': 'double', 'tier': 'string'},
+          inputs={'stream.orders': {'commit_column': 'load_tstamp'}}) }}
+
+insert into {{ this }}
+select
+    o.order_id,
+    o.customer_id,
+    o.amount,
+    c.tier
+from {{ tideline.input('stream.orders') }} as o
+left join {{ source('stream', 'customers') }} as c on o.customer_id = c.customer_id

@@ -1,0 +1,14 @@
+-- The seed's upsert on top of an append-only input: at each commit, the keys it touched are
+-- replaced by the step's largest value.
+{{ config(materialized='continual_task', columns={'key': 'int', 'val': 'int'},
+          inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}) }}
+
+delete from {{ this }}
+where key in (select key from {{ tideline.input('stream.append_only') }});
+
+insert into {{ this }}
+select
+    key,
+    max(val) as val
+from {{ tideline.input('stream.append_only') }}
+group by key

@@ -1,0 +1,133 @@
+{#- Continual tasks (seed 002, Materialize): the model's statements and settings.
+
+    A model is its config and the task's statements, in order, separated by `;`, as in the seed:
+
+        {{ config(materialized='continual_task', inputs=['append_only'], columns={'key': 'int', 'val': 'int'}) }}
+        delete from {{ this }} where key in (select key from {{ tideline.input('append_only') }});
+        insert into {{ this }} select key, max(val) from {{ tideline.input('append_only') }} group by key
+
+    `tideline.input(name)` is the rows the input committed at this step; `{{ this }}` in a read
+    is the output as the statement sees it (through the previous step, plus what the earlier
+    statements of this step proposed); any other ref() or source() is a reference, read whole.
+    The steps themselves are in macros/continual_task/steps.sql. -#}
+
+{#- In a statement: the rows input `name` committed at this step. `name` is a model (ref) or
+    'source_name.table_name' (source); it must be one of config inputs. -#}
+{% macro input(name) %}
+    {{- return('(select * from ' ~ tideline._input_relation(name) ~ ' where /* tideline:step ' ~ name ~ ' */ true)') -}}
+{% endmacro %}
+
+{% macro _input_relation(name) %}
+    {%- if name is string and name.count('.') == 1 -%}
+        {{- return(source(name.split('.')[0], name.split('.')[1])) -}}
+    {%- endif -%}
+    {{- return(ref(name)) -}}
+{% endmacro %}
+
+{% macro _task_error(model_name, setting, value, accepted) %}
+    {{ exceptions.raise_compiler_error("tideline: continual task " ~ model_name ~ ": " ~ setting ~ " = "
+        ~ (value | tojson) ~ " is invalid; accepted: " ~ accepted) }}
+{% endmacro %}
+
+{#- The statements of `model_sql`: split at top-level `;` (not inside strings or comments). -#}
+{% macro _split_statements(model_sql) %}
+    {%- set statements = [''] -%}
+    {%- for token in modules.re.findall("'(?:[^'\\\\]|\\\\.)*'|\"(?:[^\"\\\\]|\\\\.)*\"|--[^\n]*|/\\*.*?\\*/|;|[^;'\"/-]+|.", model_sql, modules.re.S) -%}
+        {%- if token == ';' -%}{%- do statements.append('') -%}
+        {%- else -%}{%- do statements.append(statements.pop() ~ token) -%}{%- endif -%}
+    {%- endfor -%}
+    {{- return(statements | map('trim') | reject('equalto', '') | list) -}}
+{% endmacro %}
+
+{#- The task's settings, checked before anything is written: the first error stops the run,
+    naming the model and the setting. -#}
+{% macro continual_task_settings(model_name, model_sql, output) %}
+    {#- output columns -#}
+    {%- set columns = config.get('columns') -%}
+    {%- if columns is not mapping or not columns -%}
+        {{ tideline._task_error(model_name, 'columns', columns, "a mapping of output column to Spark type, e.g. {'key': 'int', 'val': 'int'}") }}
+    {%- endif -%}
+    {%- set declared = [] -%}
+    {%- for name, type in columns.items() -%}
+        {%- if not modules.re.match('^[A-Za-z_][A-Za-z0-9_]*$', name) or name.startswith('_tl_') -%}
+            {{ tideline._task_error(model_name, 'columns', name, "column names of letters, digits and underscores, not starting with _tl_") }}
+        {%- endif -%}
+        {%- if type is not string or type | trim == '' -%}
+            {{ tideline._task_error(model_name, 'columns.' ~ name, type, "a Spark type, e.g. 'int'") }}
+        {%- endif -%}
+        {%- do declared.append([name | lower, type | lower | trim]) -%}
+    {%- endfor -%}
+    {%- set snapshot = config.get('snapshot', true) -%}
+    {%- if snapshot is not boolean -%}
+        {{ tideline._task_error(model_name, 'snapshot', snapshot, "true (the first run passes the inputs' existing rows through the task) or false") }}
+    {%- endif -%}
+
+    {#- inputs: names, or name -> {commit_column} -#}
+    {%- set raw = config.get('inputs') -%}
+    {%- if raw is string or raw is none or raw is not iterable or not raw -%}
+        {{ tideline._task_error(model_name, 'inputs', raw, "a list of input names (models, or 'source.table'), or a mapping name: {commit_column: ...}") }}
+    {%- endif -%}
+    {%- set inputs = [] -%}
+    {%- for name in raw -%}
+        {%- set options = raw[name] if raw is mapping else {} -%}
+        {%- set options = options if options is mapping else {} -%}
+        {%- if name == model_name -%}
+            {{ tideline._task_error(model_name, 'inputs', name, "other models or sources: the task's output is read as {{ this }}, never as an input") }}
+        {%- endif -%}
+        {%- set relation = tideline._input_relation(name) -%}
+        {%- set found = adapter.get_relation(database=relation.database, schema=relation.schema, identifier=relation.identifier) -%}
+        {%- if found is none -%}
+            {{ tideline._task_error(model_name, 'inputs', name, "existing tables (" ~ relation ~ " does not exist)") }}
+        {%- endif -%}
+        {%- set commit_column = (options.get('commit_column') or '_tl_batch') | lower -%}
+        {%- set names = tideline.cached_columns(found) or (adapter.get_columns_in_relation(found) | map(attribute='name') | map('lower') | list) -%}
+        {%- if found.type == 'view' and not ('_tl_batch' in names and '_tl_run' in names) -%}
+            {{ tideline._task_error(model_name, 'inputs', name, "tables, or tideline's own outputs (" ~ found ~ " is a view: its rows have no commit time of their own)") }}
+        {%- endif -%}
+        {%- if commit_column not in names -%}
+            {{ tideline._task_error(model_name, 'inputs.' ~ name ~ '.commit_column', commit_column, "a timestamp column of " ~ found ~ " (" ~ names | join(', ') ~ ")") }}
+        {%- endif -%}
+        {%- do inputs.append({'name': name, 'source': {'rendered': found | string}, 'commit_column': commit_column, 'delay': 0}) -%}
+    {%- endfor -%}
+    {%- set input_names = inputs | map(attribute='name') | list -%}
+
+    {#- statements: delete from / insert into the output, in order -#}
+    {%- set targets = [output | string | lower, output.identifier | lower, (output | string | lower | replace('`', ''))] -%}
+    {%- set statements = [] -%}
+    {%- for text in tideline._split_statements(model_sql) -%}
+        {%- set bare = modules.re.sub('^(\\s|--[^\n]*|/\\*.*?\\*/)*', '', text, flags=modules.re.S) -%}
+        {%- set delete = modules.re.match('(?is)^delete\\s+from\\s+(\\S+)\\s*(?:where\\s+(.*))?$', bare) -%}
+        {%- set insert = modules.re.match('(?is)^insert\\s+into\\s+(?:table\\s+)?([^\\s(]+)\\s*(?:\\(([^)]*)\\))?\\s*((?:select|with|values|\\().*)$', bare) -%}
+        {%- set match = delete or insert -%}
+        {%- if not match -%}
+            {{ tideline._task_error(model_name, 'statement ' ~ loop.index, bare[:80], "`delete from {{ this }} [where ...]` or `insert into {{ this }} [(columns)] select ...`") }}
+        {%- endif -%}
+        {%- if (match.group(1) | lower) not in targets -%}
+            {{ tideline._task_error(model_name, 'statement ' ~ loop.index, bare[:80], "statements that write the task's own output, " ~ output ~ " ({{ this }}), and nothing else") }}
+        {%- endif -%}
+        {%- for used in modules.re.findall('/\\* tideline:step (\\S+) \\*/', text) if used not in input_names -%}
+            {{ tideline._task_error(model_name, 'statement ' ~ loop.index, 'tideline.input(' ~ used ~ ')', "inputs named in config inputs (" ~ input_names | join(', ') ~ ")") }}
+        {%- endfor -%}
+        {%- if delete -%}
+            {%- do statements.append({'kind': 'delete', 'where': delete.group(2)}) -%}
+        {%- else -%}
+            {%- set listed = [] -%}
+            {%- for c in (insert.group(2) or '').split(',') if c | trim -%}{%- do listed.append(c | trim | lower) -%}{%- endfor -%}
+            {%- for c in listed if c not in (declared | map('first') | list) -%}
+                {{ tideline._task_error(model_name, 'statement ' ~ loop.index, c, "columns of config columns (" ~ declared | map('first') | join(', ') ~ ")") }}
+            {%- endfor -%}
+            {%- do statements.append({'kind': 'insert', 'columns': listed or (declared | map('first') | list), 'select': insert.group(3)}) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if not statements -%}
+        {{ tideline._task_error(model_name, 'statements', '', "at least one `delete from {{ this }}` or `insert into {{ this }}` statement") }}
+    {%- endif -%}
+    {#- does a step read the output (a delete, or {{ this }} in a read)? if not, it never scans it -#}
+    {%- set reads_output = [] -%}
+    {%- for st in statements -%}
+        {%- set text = (st.where or '') if st.kind == 'delete' else st.select -%}
+        {%- if st.kind == 'delete' or (output | string) in text -%}{%- do reads_output.append(true) -%}{%- endif -%}
+    {%- endfor -%}
+    {{- return({'name': model_name, 'columns': declared, 'snapshot': snapshot, 'inputs': inputs,
+                'statements': statements, 'reads_output': reads_output | length > 0, 'output': output | string}) -}}
+{% endmacro %}

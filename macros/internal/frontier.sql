@@ -1,0 +1,59 @@
+{#- The frontier: how far a run that reads sources by commit time may go, so that any split of
+    the same arrivals into runs processes them in the same order. Shared by the derivations
+    (macros/derivation/) and the continual tasks (macros/continual_task/).
+
+      F = greatest(F_prev, least(now, min over feeds whose source has rows of
+                                       (newest commit time + the feed's delay)))
+
+    A source's newest commit time bounds what it can still receive (commits arrive in
+    commit-time order: tideline's _tl_batch always does, a loader's load_tstamp does), so a row
+    that arrives later is after F. An empty source does not hold the others back.
+
+    `feeds`: [{name, source: {rendered}, commit_column, delay (seconds)}]; `state`: {frontier
+    (F_prev or none), watermarks: {feed name: newest commit time it processed}}. One query;
+    returns {'frontier', 'documents': {feed: rows up to F}, 'steps': [distinct commit times up
+    to F, oldest first] (with_steps only)}. -#}
+{% macro commit_frontier(feeds, state, with_steps=false) %}
+    {% set sql %}
+        with newest as (
+            {%- for t in feeds %}
+            select {{ loop.index0 }} as i, greatest({{ tideline.ts(state.watermarks.get(t.name)) }}, max({{ t.commit_column }})) + interval {{ t.delay }} seconds as reaches
+            from {{ t.source.rendered }}
+            {%- if state.watermarks.get(t.name) %}
+            where {{ t.commit_column }} > {{ tideline.ts(state.watermarks[t.name]) }}
+            {%- endif %}
+            {{- '\n            union all' if not loop.last }}
+            {%- endfor %}
+        ),
+
+        frontier as (
+            select greatest({{ tideline.ts(state.frontier) }}, least({{ tideline.ts(tideline.now()) }}, min(reaches))) as f
+            from newest
+        )
+
+        select 'frontier' as kind, 'frontier' as feed, cast(f as string) as value from frontier
+        {%- for t in feeds %}
+        {%- set new_rows %}
+        from {{ t.source.rendered }}
+        where {{ t.commit_column }} + interval {{ t.delay }} seconds <= (select f from frontier)
+            {%- if state.watermarks.get(t.name) %} and {{ t.commit_column }} > {{ tideline.ts(state.watermarks[t.name]) }}{% endif %}
+        {%- endset %}
+        union all
+        select 'documents', '{{ t.name }}', cast(count(*) as string)
+        {{ new_rows }}
+        {%- if with_steps %}
+        union
+        select distinct 'step', 'step', cast({{ t.commit_column }} as string)
+        {{ new_rows }}
+        {%- endif %}
+        {%- endfor %}
+    {% endset %}
+    {%- set result = {'frontier': none, 'documents': {}, 'steps': []} -%}
+    {%- for row in tideline.query_rows(sql) -%}
+        {%- if row[0] == 'frontier' -%}{%- do result.update({'frontier': row[2]}) -%}
+        {%- elif row[0] == 'documents' -%}{%- do result.documents.update({row[1]: row[2] | int}) -%}
+        {%- else -%}{%- do result.steps.append(row[2]) -%}{%- endif -%}
+    {%- endfor -%}
+    {%- do result.update({'steps': result.steps | sort}) -%}
+    {{- return(result) -}}
+{% endmacro %}
