@@ -54,6 +54,7 @@ LOADS = [
 ]
 
 
+@pytest.mark.both_targets
 def test_upsert_and_running_totals_over_several_runs_equal_the_reference_and_a_replay(project, deps):
     project.write_source("append_only", APPEND_ONLY, [], replace=True)
     tasks = {"upsert": Task(upsert), "running_totals": Task(running_totals)}
@@ -108,3 +109,117 @@ def test_a_reference_change_alone_adds_nothing_and_revises_nothing(project, deps
     task.run(orders + more, at(40), {"customers": {1: "platinum", 2: "silver"}})
     assert_rows_equal(output(project, "orders_enriched"), task.output)
     assert {r["order_id"]: r["tier"] for r in task.output} == {1: "gold", 2: "silver", 3: "platinum"}
+
+
+def test_without_snapshot_the_output_starts_empty_and_takes_later_commits_only(project, deps):
+    path = CONTINUAL / "models" / "tmp_upsert_no_snapshot.sql"
+    path.write_text((CONTINUAL / "models" / "upsert.sql").read_text().replace(
+        "{{ config(materialized='continual_task',", "{{ config(materialized='continual_task', snapshot=false,"))
+    try:
+        project.write_source("append_only", APPEND_ONLY, LOADS[0], replace=True)
+        task = Task(upsert, snapshot=False)
+        done = list(LOADS[0])
+        for i, load in enumerate(LOADS[1:], start=1):
+            if i > 1:
+                project.write_source("append_only", APPEND_ONLY, load)
+                done += load
+            now = at(60 * i + 50)
+            run(project, "tmp_upsert_no_snapshot", now)
+            task.run(done, now)
+            assert_rows_equal(output(project, "tmp_upsert_no_snapshot"), task.output, label=f"after the run at {now}")
+        assert task.output and all(r["key"] != 2 or r["val"] != 20 for r in task.output)
+        run(project, "tmp_upsert_no_snapshot", now, "--full-refresh")
+        assert_rows_equal(output(project, "tmp_upsert_no_snapshot"), task.output, label="replayed without snapshot")
+    finally:
+        path.unlink()
+
+
+@pytest.mark.parametrize("step", ["written", "committed"])
+def test_a_crash_inside_a_run_of_several_steps_then_a_rerun_equals_an_uninterrupted_run(project, deps, step):
+    """The second run has two steps; the crash hits the first one (after its insert, or after
+    its commit): the rerun redoes it, or continues after it."""
+    project.write_source("append_only", APPEND_ONLY, LOADS[0], replace=True)
+    run(project, "upsert running_totals", at(50), "--full-refresh")
+    project.write_source("append_only", APPEND_ONLY, LOADS[1])
+    for model in ("upsert", "running_totals"):
+        crashed = run(project, model, at(110), expect_success=False, tideline__fail_at=f"{model}:{step}")
+        assert any(f"injected failure after {model}:{step}" in m for m in crashed.messages), crashed.messages
+        run(project, model, at(110))
+    for name, fn in (("upsert", upsert), ("running_totals", running_totals)):
+        task = Task(fn)
+        task.run(LOADS[0], at(50))
+        task.run(LOADS[0] + LOADS[1], at(110))
+        assert_rows_equal(output(project, name), task.output, label=f"{name} after a crash at {step}")
+
+
+# ---- batch invariance: random commits and random run splits (hypothesis) -----------------------
+
+from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+commits = st.lists(st.tuples(st.integers(1, 4), st.integers(-50, 50), st.integers(0, 5)), min_size=1, max_size=10)
+
+
+@settings(max_examples=3, deadline=None, phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(rows=commits, runs=st.integers(1, 3), seed=st.randoms(use_true_random=False))
+def test_any_split_of_runs_equals_the_reference_and_one_replay(project, deps, rows, runs, seed):
+    loaded = [kv(k, v, 10 * (load + 1)) for k, v, load in rows]
+    project.write_source("append_only", APPEND_ONLY, [], replace=True)
+    project.reset_models()
+    tasks = {"upsert": Task(upsert), "running_totals": Task(running_totals)}
+    times = sorted({r["load_tstamp"] for r in loaded})
+    cuts = sorted(seed.sample(range(len(times)), min(runs, len(times))))
+    if cuts[-1] != len(times) - 1:
+        cuts.append(len(times) - 1)
+    done: list[dict] = []
+    for cut in cuts:
+        batch = [r for r in loaded if r["load_tstamp"] <= times[cut] and r not in done]
+        project.write_source("append_only", APPEND_ONLY, batch)
+        done += batch
+        now = times[cut] + dt.timedelta(minutes=5)
+        run(project, "upsert running_totals", now)
+        for name, task in tasks.items():
+            task.run(done, now)
+            assert_rows_equal(output(project, name), task.output, label=f"{name} after the run at {now}")
+    run(project, "upsert running_totals", now, "--full-refresh")
+    for name, task in tasks.items():
+        assert_rows_equal(output(project, name), task.output, label=f"{name} replayed")
+
+
+# ---- bad input: refused before anything is written ---------------------------------------------
+
+GOOD_CONFIG = "columns={'key': 'int', 'val': 'int'}, inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}"
+GOOD_INSERT = "insert into {{ this }} select key, val from {{ tideline.input('stream.append_only') }}"
+BAD_TASKS = {
+    "bad_no_columns": ("inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}", GOOD_INSERT, "columns = null"),
+    "bad_self_input": ("columns={'key': 'int', 'val': 'int'}, inputs=['bad_self_input']", GOOD_INSERT,
+                       "inputs = \"bad_self_input\" is invalid; accepted: other models or sources"),
+    "bad_unknown_input": (GOOD_CONFIG, "insert into {{ this }} select 1, anomaly_count from {{ tideline.input('stream.anomalies') }}",
+                          "inputs named in config inputs (stream.append_only)"),
+    "bad_no_commit_column": ("columns={'key': 'int', 'val': 'int'}, inputs=['stream.append_only']", GOOD_INSERT,
+                             "inputs.stream.append_only.commit_column = \"_tl_batch\""),
+    "bad_update": (GOOD_CONFIG, "update {{ this }} set val = 1", "`delete from {{ this }} [where ...]` or `insert into"),
+    "bad_other_target": (GOOD_CONFIG, "insert into somewhere_else select key, val from {{ tideline.input('stream.append_only') }}",
+                         "statements that write the task's own output"),
+    "bad_column_count": (GOOD_CONFIG, "insert into {{ this }} select key, val, 1 from {{ tideline.input('stream.append_only') }}",
+                         "a select of 2 columns (key, val), not 3"),
+    "bad_column_name": (GOOD_CONFIG, "insert into {{ this }} (key, value) select key, val from {{ tideline.input('stream.append_only') }}",
+                        "statement 1 = \"value\" is invalid; accepted: columns of config columns (key, val)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_TASKS))
+def test_bad_continual_task_settings_are_refused_and_change_nothing(project, deps, name):
+    config, statement, message = BAD_TASKS[name]
+    project.write_source("append_only", APPEND_ONLY, LOADS[0], replace=True)
+    project.write_source("anomalies", ANOMALIES, [], replace=True)
+    path = CONTINUAL / "models" / f"{name}.sql"
+    path.write_text(f"{{{{ config(materialized='continual_task', {config}) }}}}\n{statement}\n")
+    try:
+        failed = run(project, name, at(50), expect_success=False)
+        text = " ".join(failed.messages)
+        assert f"tideline: continual task {name}" in text and message in text, text
+        assert not any(name in str(r) for r in project.rows(f"show tables in {project.schema}")), "a refused task wrote a table"
+    finally:
+        path.unlink()
