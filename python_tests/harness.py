@@ -101,6 +101,12 @@ class Project:
         """
         relation = self.relation(name)
         self.runner.execute(f"refresh table {relation}")
+        if self.target == "cluster" and "." not in name:
+            # a tideline view (derivation, continual task, filtered events) reads a table that
+            # runs append to, and tl_state, which names the committed runs: their cached file
+            # listings must be dropped too
+            for row in self.rows(f"show tables in {self.schema} like '{name}__tl_*|tl_state'"):
+                self.runner.execute(f"refresh table {self.schema}.{row[1]}")
         return relation
 
     def table(self, name: str, columns: Sequence[str] | None = None) -> list[dict]:

@@ -23,7 +23,10 @@
     from the stored register.
 
     STORAGE. Runs append new versions of rows and registers; readers keep the newest committed
-    version of each key. The versions live in generations (partition _tl_gen): every
+    version of each key. The versions live in generations (partition tl_gen). The partition
+    columns (tl_part, tl_gen) are strings without a leading underscore: a Hive metastore
+    filters partitions by string keys only, and its filter parser rejects names starting
+    with `_`. Every
     compact_every runs (default 24) a run also copies the newest version of every key into a
     new generation, commits it as the live one (tl_state.generation), then drops the old one.
     So a run scans at most the live keys plus compact_every runs' worth of versions. -#}
@@ -33,14 +36,14 @@
 {% endmacro %}
 
 {#- The data table's columns: the derived table's, the register key and registers, and the
-    commit columns. One table holds both kinds of rows (_tl_part 'row' or 'register'), so a run
+    commit columns. One table holds both kinds of rows (tl_part 'row' or 'register'), so a run
     writes both with one insert, and readers of the rows never scan the registers. -#}
 {% macro derivation_data_columns(settings) %}
     {%- set columns = [] -%}
     {%- for c in settings.derived -%}{%- do columns.append([c[0], c[1]]) -%}{%- endfor -%}
     {%- for t in settings.key_types -%}{%- do columns.append(['_tl_key_' ~ loop.index, t]) -%}{%- endfor -%}
     {%- if settings.registers -%}{%- do columns.append(['_register', tideline.register_struct_type(settings)]) -%}{%- endif -%}
-    {%- do columns.extend([['_tl_batch', 'timestamp'], ['_tl_run', 'string'], ['_tl_part', 'string'], ['_tl_gen', 'int']]) -%}
+    {%- do columns.extend([['_tl_batch', 'timestamp'], ['_tl_run', 'string'], ['tl_part', 'string'], ['tl_gen', 'string']]) -%}
     {{- return(columns) -}}
 {% endmacro %}
 
@@ -60,7 +63,7 @@
                 *,
                 row_number() over (partition by {{ settings.unique_key | join(', ') }} order by _tl_batch desc) as _tl_newest
             from {{ data }}
-            where _tl_part = 'row' and _tl_gen = ({{ tideline.live_generation_sql(settings.name) }})
+            where tl_part = 'row' and tl_gen = cast(({{ tideline.live_generation_sql(settings.name) }}) as string)
                 and _tl_run in ({{ tideline.committed_runs_sql(settings.name) }})
         ) as newest
         where _tl_newest = 1
@@ -234,7 +237,7 @@
             left semi join (select distinct {{ keys | join(', ') }} from {{ touched }}) as touched
                 on {% for k in keys %}d.{{ k }} <=> touched.{{ k }}{{ ' and ' if not loop.last }}{% endfor %}
             {%- endif %}
-            where d._tl_part = '{{ part }}' and d._tl_gen = {{ generation }} and d._tl_run in ({{ committed }})
+            where d.tl_part = '{{ part }}' and d.tl_gen = '{{ generation }}' and d._tl_run in ({{ committed }})
         ) as versions
         where _tl_newest = 1
     {% endset %}
@@ -256,8 +259,8 @@
     {{- return(sql) -}}
 {% endmacro %}
 
-{#- The run's select: every row it writes to the data table, the derived rows (_tl_part 'row')
-    and the registers of the keys it updated (_tl_part 'register'), for one insert. -#}
+{#- The run's select: every row it writes to the data table, the derived rows (tl_part 'row')
+    and the registers of the keys it updated (tl_part 'register'), for one insert. -#}
 {% macro derivation_select_sql(settings, state, frontier, plan, publish_columns, data) %}
     {%- set keys = [] -%}
     {%- for t in settings.key_types -%}{%- do keys.append('_tl_key_' ~ loop.index) -%}{%- endfor -%}
@@ -445,8 +448,8 @@
         {%- endif %}
         {{ tideline.ts(plan.batch) }} as _tl_batch,
         '{{ tideline.run_id() }}' as _tl_run,
-        'row' as _tl_part,
-        {{ plan.write_gen }} as _tl_gen
+        'row' as tl_part,
+        '{{ plan.write_gen }}' as tl_gen
     from derived_rows
     {%- endif %}
     {%- if registers %}
@@ -460,7 +463,7 @@
         {{ tideline.ts(plan.batch) }},
         '{{ tideline.run_id() }}',
         'register',
-        {{ plan.write_gen }}
+        '{{ plan.write_gen }}'
     from register_rows
     {%- endif %}
     {%- if plan.compact %}
@@ -488,7 +491,7 @@
         {%- if settings.registers %}
         cast(null as {{ tideline.register_struct_type(settings) }}),
         {%- endif %}
-        _tl_batch, '{{ tideline.run_id() }}', 'row', {{ plan.write_gen }}
+        _tl_batch, '{{ tideline.run_id() }}', 'row', '{{ plan.write_gen }}'
     from ({{ tideline._newest_stored(data, 'row', settings.unique_key, none, derived + ['_tl_batch'], committed, plan.read_gen) }}) as live_rows
     {%- if settings.registers %}
     union all
@@ -496,7 +499,7 @@
         {%- for c in settings.derived %}
         cast(null as {{ c[1] }}),
         {%- endfor %}
-        {{ keys | join(', ') }}, _register, _tl_batch, '{{ tideline.run_id() }}', 'register', {{ plan.write_gen }}
+        {{ keys | join(', ') }}, _register, _tl_batch, '{{ tideline.run_id() }}', 'register', '{{ plan.write_gen }}'
     from ({{ tideline._newest_stored(data, 'register', keys, none, keys + ['_register', '_tl_batch'], committed, plan.read_gen) }}) as live_registers
     {%- endif %}
     {% endset %}
@@ -509,7 +512,7 @@
     {%- set partitions = [] -%}
     {%- for g in [plan.read_gen - 1, plan.read_gen] if g >= 0 -%}
         {%- for part in ['row', 'register'] -%}
-            {%- do partitions.append("partition (_tl_part = '" ~ part ~ "', _tl_gen = " ~ g ~ ")") -%}
+            {%- do partitions.append("partition (tl_part = '" ~ part ~ "', tl_gen = '" ~ g ~ "')") -%}
         {%- endfor -%}
     {%- endfor -%}
     {%- do tideline.exec('alter table ' ~ data ~ ' drop if exists ' ~ partitions | join(', ')) -%}
@@ -558,7 +561,7 @@
     {%- set defs = [] -%}
     {%- for c in tideline.derivation_data_columns(settings) -%}{%- do defs.append(c[0] ~ ' ' ~ c[1]) -%}{%- endfor -%}
     {% call statement('create_data', fetch_result=false) %}
-        create table {{ data }} ({{ defs | join(', ') }}) using parquet partitioned by (_tl_part, _tl_gen)
+        create table {{ data }} ({{ defs | join(', ') }}) using parquet partitioned by (tl_part, tl_gen)
     {% endcall %}
 {% endmacro %}
 

@@ -43,7 +43,7 @@
     {%- if documents > 0 -%}
         {%- set plan = tideline.derivation_plan(settings, state, frontier) -%}
         {% call statement('write', fetch_result=false) %}
-            insert into {{ data }} partition (_tl_part, _tl_gen)
+            insert into {{ data }} partition (tl_part, tl_gen)
             {{ tideline.derivation_select_sql(settings, state, frontier, plan, publish_columns, data) }}
         {% endcall %}
         {%- do tideline.checkpoint(settings.name, 'written') -%}
