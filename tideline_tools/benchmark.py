@@ -3,8 +3,10 @@
     python -m tideline_tools.benchmark                       # 7 and 365 days, 5000 events a day
     python -m tideline_tools.benchmark --events-per-day 20000 --histories 7 365
     python -m tideline_tools.benchmark derivation            # 10 thousand vs 2 million transfers
+    python -m tideline_tools.benchmark continual             # 10 thousand vs 5 million input rows
 
-The derivation benchmark is described in bench_derivation() below. The pipeline benchmark:
+The derivation and continual-task benchmarks are described in bench_derivation() and
+bench_continual() below. The pipeline benchmark:
 
 For each history length it loads that many days of events (hourly loads), builds the pipeline
 once, loads one more hour of events, then measures side by side, in this one process:
@@ -79,6 +81,8 @@ def bench_history(runner, days: int, events_per_day: int, seed: int) -> dict:
 
 DERIVATIONS = PROJECT_DIR / "examples" / "derivations"
 DERIVATION_MODELS = ["flagged_transfers", "balances"]
+CONTINUAL_TASKS = PROJECT_DIR / "examples" / "continual_tasks"
+CONTINUAL_MODELS = ["upsert", "audit_log"]
 BASE = dt.datetime(2025, 1, 1)
 HISTORY_HOURS = 2400   # every history spans 100 days of hourly loads
 
@@ -97,80 +101,129 @@ def _load_transfers(runner, table: str, first_id: int, rows: int, accounts: int,
         from range({first_id}, {first_id + rows}) as ids""")
 
 
-def bench_derivation(runner, histories: list[int], accounts: int, new_rows: int, repeats: int) -> int:
-    """The seed's flagged transfers (two transforms, a balance register per account, a row
-    published per transfer) and balances (accumulated in the table) from examples/derivations,
-    over a history of each size (transfers between `accounts` accounts, loaded hourly over 100
-    days), built once. Then, `repeats` times: load `new_rows` more transfers into every history
-    and run each incremental run, alternating which history goes first; then one
+def _side_by_side(runner, what: str, project_dir, models: list[str], source_var: str, histories: list[int],
+                  create_source, load_history, load_new, new_rows: int, repeats: int) -> int:
+    """One incremental model set over histories of several sizes, measured side by side: each
+    history is loaded (`load_history(table_prefix, rows)`) and built once; then `repeats` times,
+    `new_rows` more rows are loaded into every history (`load_new(source, first_id, rows, hour)`)
+    and each incremental run is timed, the histories taking turns in alternating order; then one
     --full-refresh of each. Prints the medians and the ratios."""
     from statistics import median
 
     from .dbt import run_dbt
 
-    os.environ["TIDELINE_SCHEMA"] = "bench_derivation"
-    run_dbt(["deps"], project_dir=DERIVATIONS, target="local")
+    os.environ["TIDELINE_SCHEMA"] = f"bench_{what}"
+    run_dbt(["deps"], project_dir=project_dir, target="local")
     sizes = {}
     for rows in histories:
-        schema, source = f"bench_derivation_{rows}", f"bench_derivation_{rows}_src"
+        schema, source = f"bench_{what}_{rows}", f"bench_{what}_{rows}_src"
         for s in (schema, source):
             runner.execute(f"drop schema if exists {s} cascade")
         runner.execute(f"create schema {source}")
-        runner.execute(f"create table {source}.transfers (id bigint, sender string, recipient string, amount double, "
-                       f"load_tstamp timestamp) using parquet")
-        _load_transfers(runner, f"{source}.transfers", 0, rows, accounts, f"cast(id * {HISTORY_HOURS} / {rows} as bigint)")
-        vars_ = {"derivation__source": source, "tideline__now": str(BASE + dt.timedelta(hours=HISTORY_HOURS))}
+        create_source(source)
+        load_history(source, rows)
+        vars_ = {source_var: source, "tideline__now": str(BASE + dt.timedelta(hours=HISTORY_HOURS))}
         t0 = time.monotonic()
-        measure(["run", "--select", *DERIVATION_MODELS], vars_, schema, DERIVATIONS)
-        print(f"[{rows} rows] built the derivations over the history in {time.monotonic() - t0:.0f}s", flush=True)
+        measure(["run", "--select", *models], vars_, schema, project_dir)
+        print(f"[{rows} rows] built {', '.join(models)} over the history in {time.monotonic() - t0:.0f}s", flush=True)
         sizes[rows] = {"schema": schema, "source": source, "incremental": []}
     for k in range(repeats):
         order = list(sizes.items()) if k % 2 == 0 else list(reversed(sizes.items()))
         hour = HISTORY_HOURS + 1 + k
         for rows, size in order:
-            _load_transfers(runner, f"{size['source']}.transfers", rows + k * new_rows, new_rows, accounts, str(hour))
-            vars_ = {"derivation__source": size["source"], "tideline__now": str(BASE + dt.timedelta(hours=hour, minutes=1))}
-            m = measure(["run", "--select", *DERIVATION_MODELS], vars_, size["schema"], DERIVATIONS)
+            load_new(size["source"], rows + k * new_rows, new_rows, hour)
+            vars_ = {source_var: size["source"], "tideline__now": str(BASE + dt.timedelta(hours=hour, minutes=59))}
+            m = measure(["run", "--select", *models], vars_, size["schema"], project_dir)
             size["incremental"].append(m)
-            print(f"[{rows} rows] incremental run {k + 1} over {new_rows} new transfers: {m['per_model']}, "
+            print(f"[{rows} rows] incremental run {k + 1} over {new_rows} new rows: {m['per_model']}, "
                   f"{m['queries']} statements", flush=True)
     for rows, size in sizes.items():
-        vars_ = {"derivation__source": size["source"],
-                 "tideline__now": str(BASE + dt.timedelta(hours=HISTORY_HOURS + repeats, minutes=1))}
-        size["full"] = measure(["run", "--full-refresh", "--select", *DERIVATION_MODELS], vars_, size["schema"], DERIVATIONS)
+        vars_ = {source_var: size["source"], "tideline__now": str(BASE + dt.timedelta(hours=HISTORY_HOURS + repeats, minutes=59))}
+        size["full"] = measure(["run", "--full-refresh", "--select", *models], vars_, size["schema"], project_dir)
         print(f"[{rows} rows] full refresh: {size['full']['per_model']}", flush=True)
 
-    def models(m: dict) -> float:
+    def in_models(m: dict) -> float:
         return sum(t for name, t in m["per_model"].items() if "on-run" not in name)
 
     print(f"\n{'history':>10} | {'incr s (median)':>15} {'statements':>10} | {'full refresh s':>14} | full/incr")
     for rows, size in sizes.items():
-        incr = median(models(m) for m in size["incremental"])
-        size["median"] = incr
-        print(f"{rows:>10} | {incr:>15.2f} {size['incremental'][0]['queries']:>10} | {models(size['full']):>14.2f} | "
-              f"{models(size['full']) / incr:.1f}x")
+        incr = median(in_models(m) for m in size["incremental"])
+        print(f"{rows:>10} | {incr:>15.2f} {size['incremental'][0]['queries']:>10} | {in_models(size['full']):>14.2f} | "
+              f"{in_models(size['full']) / incr:.1f}x")
     small, large = sizes[min(sizes)], sizes[max(sizes)]
-    ratios = [models(b) / models(a) for a, b in zip(small["incremental"], large["incremental"])]
+    ratios = [in_models(b) / in_models(a) for a, b in zip(small["incremental"], large["incremental"])]
     print(f"\nincremental run, {max(sizes)} vs {min(sizes)} rows of history: {median(ratios):.2f}x "
           f"(median of the {repeats} side-by-side pairs: {', '.join(f'{r:.2f}' for r in ratios)}; time in models)")
     return 0
 
 
+def bench_derivation(runner, histories: list[int], accounts: int, new_rows: int, repeats: int) -> int:
+    """The seed's flagged transfers (two transforms, a balance register per account, a row
+    published per transfer) and balances (accumulated in the table) from examples/derivations,
+    over transfers between `accounts` accounts loaded hourly over 100 days; each incremental
+    run reads `new_rows` new transfers of one load."""
+    def create(source: str) -> None:
+        runner.execute(f"create table {source}.transfers (id bigint, sender string, recipient string, amount double, "
+                       f"load_tstamp timestamp) using parquet")
+
+    def history(source: str, rows: int) -> None:
+        _load_transfers(runner, f"{source}.transfers", 0, rows, accounts, f"cast(id * {HISTORY_HOURS} / {rows} as bigint)")
+
+    def new(source: str, first_id: int, rows: int, hour: int) -> None:
+        _load_transfers(runner, f"{source}.transfers", first_id, rows, accounts, str(hour))
+
+    return _side_by_side(runner, "derivation", DERIVATIONS, DERIVATION_MODELS, "derivation__source", histories,
+                         create, history, new, new_rows, repeats)
+
+
+def bench_continual(runner, histories: list[int], keys: int, new_rows: int, repeats: int) -> int:
+    """The seed's upsert (a delete and an insert per step: it reads the output, whose size is
+    the number of keys, not the input's history) and audit log (inserts only) from
+    examples/continual_tasks, over an append-only input of `keys` keys loaded hourly over 100
+    days; each incremental run reads `new_rows` new rows committed at 4 times (4 steps)."""
+    base = int(BASE.replace(tzinfo=dt.timezone.utc).timestamp())
+
+    def create(source: str) -> None:
+        runner.execute(f"create table {source}.append_only (key int, val int, load_tstamp timestamp) using parquet")
+        runner.execute(f"create table {source}.anomalies (anomaly_count bigint, load_tstamp timestamp) using parquet")
+
+    def load(source: str, first_id: int, rows: int, seconds: str) -> None:
+        runner.execute(f"""
+            insert into {source}.append_only
+            select cast(pmod(xxhash64(id, 1), {keys}) as int), cast(pmod(xxhash64(id, 2), 1000) as int),
+                timestamp_seconds({base} + {seconds})
+            from range({first_id}, {first_id + rows}) as ids""")
+        runner.execute(f"""
+            insert into {source}.anomalies
+            select pmod(xxhash64(id, 3), 100), timestamp_seconds({base} + {seconds})
+            from range({first_id}, {first_id + rows}) as ids""")
+
+    def history(source: str, rows: int) -> None:
+        load(source, 0, rows, f"cast(id * {HISTORY_HOURS} / {rows} as bigint) * 3600")
+
+    def new(source: str, first_id: int, rows: int, hour: int) -> None:
+        load(source, first_id, rows, f"{hour} * 3600 + pmod(id, 4) * 600")   # 4 commit times: 4 steps
+
+    return _side_by_side(runner, "continual", CONTINUAL_TASKS, CONTINUAL_MODELS, "continual__source", histories,
+                         create, history, new, new_rows, repeats)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tideline_tools.benchmark", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", nargs="?", choices=["pipeline", "derivation"], default="pipeline",
-                        help="the time-based pipeline (default) or the derivations")
+    parser.add_argument("what", nargs="?", choices=["pipeline", "derivation", "continual"], default="pipeline",
+                        help="the time-based pipeline (default), the derivations or the continual tasks")
     parser.add_argument("--events-per-day", type=int, default=5000, help="pipeline: events a day")
     parser.add_argument("--histories", type=int, nargs="+", default=None,
                         help="pipeline: days of history (default 7 365); derivation: transfers of history "
-                             "(default 10000 2000000)")
+                             "(default 10000 2000000); continual: input rows of history (default 10000 5000000)")
     parser.add_argument("--seed", type=int, default=2024, help="pipeline: the generator's seed")
-    parser.add_argument("--accounts", type=int, default=50_000, help="derivation: accounts (default 50000)")
-    parser.add_argument("--new-rows", type=int, default=1000, help="derivation: transfers per incremental run (default 1000)")
-    parser.add_argument("--repeats", type=int, default=3, help="derivation: incremental runs per history (default 3)")
+    parser.add_argument("--accounts", type=int, default=None,
+                        help="derivation: accounts; continual: keys (default 50000 and 10000)")
+    parser.add_argument("--new-rows", type=int, default=1000, help="derivation, continual: rows per incremental run (default 1000)")
+    parser.add_argument("--repeats", type=int, default=3, help="derivation, continual: incremental runs per history (default 3)")
     args = parser.parse_args(argv)
-    if args.what == "derivation" and (args.accounts < 1 or args.new_rows < 1 or args.repeats < 1):
+    if args.what != "pipeline" and ((args.accounts is not None and args.accounts < 1) or args.new_rows < 1 or args.repeats < 1):
         parser.error("--accounts, --new-rows and --repeats must be >= 1")
 
     from .localenv import MetastoreLocked, use_data_dir
@@ -184,8 +237,11 @@ def main(argv: list[str] | None = None) -> int:
 
     runner = connect("local")
     if args.what == "derivation":
-        return bench_derivation(runner, sorted(args.histories or [10_000, 2_000_000]), args.accounts, args.new_rows,
+        return bench_derivation(runner, sorted(args.histories or [10_000, 2_000_000]), args.accounts or 50_000, args.new_rows,
                                 args.repeats)
+    if args.what == "continual":
+        return bench_continual(runner, sorted(args.histories or [10_000, 5_000_000]),
+                               args.accounts or 10_000, args.new_rows, args.repeats)
     results = [bench_history(runner, days, args.events_per_day, args.seed) for days in args.histories or [7, 365]]
     print()
     print(f"{'history':>8} {'rows':>10} {'new rows':>9} | {'incr wall s':>11} {'incr model s':>12} {'queries':>7} "
