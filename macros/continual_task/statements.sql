@@ -43,20 +43,7 @@
     naming the model and the setting. -#}
 {% macro continual_task_settings(model_name, model_sql, output) %}
     {#- output columns -#}
-    {%- set columns = config.get('columns') -%}
-    {%- if columns is not mapping or not columns -%}
-        {{ tideline._task_error(model_name, 'columns', columns, "a mapping of output column to Spark type, e.g. {'key': 'int', 'val': 'int'}") }}
-    {%- endif -%}
-    {%- set declared = [] -%}
-    {%- for name, type in columns.items() -%}
-        {%- if not modules.re.match('^[A-Za-z_][A-Za-z0-9_]*$', name) or name.startswith('_tl_') -%}
-            {{ tideline._task_error(model_name, 'columns', name, "column names of letters, digits and underscores, not starting with _tl_") }}
-        {%- endif -%}
-        {%- if type is not string or type | trim == '' -%}
-            {{ tideline._task_error(model_name, 'columns.' ~ name, type, "a Spark type, e.g. 'int'") }}
-        {%- endif -%}
-        {%- do declared.append([name | lower, type | lower | trim]) -%}
-    {%- endfor -%}
+    {%- set declared = tideline.declared_columns('continual task', model_name, 'columns', config.get('columns'), "{'key': 'int', 'val': 'int'}") -%}
     {%- set snapshot = config.get('snapshot', true) -%}
     {%- if snapshot is not boolean -%}
         {{ tideline._task_error(model_name, 'snapshot', snapshot, "true (the first run passes the inputs' existing rows through the task) or false") }}

@@ -165,7 +165,7 @@
     {% endset %}
     {%- set columns = [] -%}
     {%- for row in tideline.query_rows(sql) if row[0] and not row[0].startswith('#') -%}
-        {%- do columns.append([row[0] | lower, tideline._type_name(row[1])]) -%}
+        {%- do columns.append([row[0] | lower, tideline.type_name(row[1])]) -%}
     {%- endfor -%}
     {{- return(columns) -}}
 {% endmacro %}
@@ -527,7 +527,7 @@
     {%- for c in tideline.derivation_data_columns(settings) -%}{%- do wanted.append(c[0] ~ ' ' ~ c[1]) -%}{%- endfor -%}
     {%- set found = [] -%}
     {%- for c in adapter.get_columns_in_relation(existing_data) -%}
-        {%- do found.append((c.name | lower) ~ ' ' ~ tideline._type_name(c.data_type)) -%}
+        {%- do found.append((c.name | lower) ~ ' ' ~ tideline.type_name(c.data_type)) -%}
     {%- endfor -%}
     {%- if found != wanted -%}
         {{ exceptions.raise_compiler_error("tideline: derivation " ~ settings.name ~ ": its registers, derived_columns or shuffle key types changed since "

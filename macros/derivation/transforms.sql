@@ -57,16 +57,9 @@
     {{- return(strategy) -}}
 {% endmacro %}
 
-{#- Normalised Spark type names, so that 'integer' and 'int' compare equal. -#}
-{% macro _type_name(type) %}
-    {%- set t = (type | string | lower | replace(' ', '')) -%}
-    {%- set aliases = {'integer': 'int', 'long': 'bigint', 'short': 'smallint', 'byte': 'tinyint', 'real': 'float'} -%}
-    {{- return(aliases.get(t, t)) -}}
-{% endmacro %}
-
 {#- The fields of a struct type: [[name, type], ...]; none for another type. -#}
 {% macro _struct_fields(type) %}
-    {%- set t = tideline._type_name(type) -%}
+    {%- set t = tideline.type_name(type) -%}
     {%- if not (t.startswith('struct<') and t.endswith('>')) -%}{{ return(none) }}{%- endif -%}
     {%- set body = t[7:-1] -%}
     {%- set fields = [] -%}
@@ -86,7 +79,7 @@
 
 {#- A SQL literal of a config value (a register's initial value) of a type. -#}
 {% macro _literal(value, type) %}
-    {%- set t = tideline._type_name(type) -%}
+    {%- set t = tideline.type_name(type) -%}
     {%- if value is none -%}{{ return('cast(null as ' ~ t ~ ')') }}{%- endif -%}
     {%- if value is mapping -%}
         {%- set parts = [] -%}
@@ -109,7 +102,7 @@
 {#- A reduction's spec: {'strategy', 'type', 'fields': [[name, spec], ...] for merge}. -#}
 {% macro _reduction(model_name, setting, strategy_value, type, field_strategies=none) %}
     {%- set strategy = tideline._strategy(model_name, setting ~ '.reduce', strategy_value) -%}
-    {%- set spec = {'strategy': strategy, 'type': tideline._type_name(type), 'fields': none} -%}
+    {%- set spec = {'strategy': strategy, 'type': tideline.type_name(type), 'fields': none} -%}
     {%- set fields = tideline._struct_fields(type) -%}
     {%- if strategy in ['append', 'set'] and not spec.type.startswith('array<') -%}
         {{ tideline._derivation_error(model_name, setting ~ '.type', type, "an array type (array<...>) for " ~ strategy) }}
@@ -151,7 +144,7 @@
 {% macro _column_types(relation) %}
     {%- set types = {} -%}
     {%- for c in adapter.get_columns_in_relation(relation) -%}
-        {%- do types.update({c.name | lower: tideline._type_name(c.data_type)}) -%}
+        {%- do types.update({c.name | lower: tideline.type_name(c.data_type)}) -%}
     {%- endfor -%}
     {{- return(types) -}}
 {% endmacro %}
@@ -163,19 +156,7 @@
     {%- set unique_key = config.get('unique_key') -%}
     {%- set unique_key = [unique_key] if unique_key is string else unique_key -%}
     {%- set columns = config.get('derived_columns') -%}
-    {%- if columns is not mapping or not columns -%}
-        {{ tideline._derivation_error(model_name, 'derived_columns', columns, "a mapping of column name to Spark type, e.g. {'id': 'bigint', 'balance': 'double'}") }}
-    {%- endif -%}
-    {%- set derived = [] -%}
-    {%- for name, type in columns.items() -%}
-        {%- if not modules.re.match('^[A-Za-z_][A-Za-z0-9_]*$', name) or name.startswith('_tl_') -%}
-            {{ tideline._derivation_error(model_name, 'derived_columns', name, "column names of letters, digits and underscores, not starting with _tl_") }}
-        {%- endif -%}
-        {%- if type is not string or type | trim == '' -%}
-            {{ tideline._derivation_error(model_name, 'derived_columns.' ~ name, type, "a Spark type, e.g. 'double'") }}
-        {%- endif -%}
-        {%- do derived.append([name | lower, tideline._type_name(type)]) -%}
-    {%- endfor -%}
+    {%- set derived = tideline.declared_columns('derivation', model_name, 'derived_columns', columns, "{'id': 'bigint', 'balance': 'double'}") -%}
     {%- set derived_names = derived | map('first') | list -%}
     {%- if not unique_key or unique_key is not iterable or unique_key is mapping -%}
         {{ tideline._derivation_error(model_name, 'unique_key', unique_key, "a column of derived_columns, or a list of them") }}

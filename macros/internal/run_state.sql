@@ -319,3 +319,14 @@
     {%- endif -%}
     {{- return('') -}}
 {% endmacro %}
+
+{#- The reader's view of a model whose rows live in a table of its own (derivations, continual
+    tasks): created when missing, when a table stands in its place, or on a rebuild. -#}
+{% macro create_reader_view(view, existing, select_sql, rebuild) %}
+    {%- if existing is none or existing.type != 'view' or rebuild -%}
+        {%- if existing is not none and existing.type != 'view' -%}{%- do adapter.drop_relation(existing) -%}{%- endif -%}
+        {% call statement('create_view') %}
+            create or replace view {{ view }} as {{ select_sql }}
+        {% endcall %}
+    {%- endif -%}
+{% endmacro %}

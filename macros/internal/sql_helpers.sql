@@ -60,3 +60,31 @@
     {%- endset -%}
     {{- return(sql) -}}
 {% endmacro %}
+
+{#- The columns a model declares (derivation: derived_columns; continual task: columns), as
+    [[name, normalised type], ...]; a bad one stops the run naming the model and the setting.
+    `kind` is the capability's name in the message ("derivation", "continual task"). -#}
+{% macro declared_columns(kind, model_name, setting, columns, example) %}
+    {%- set fail = "tideline: " ~ kind ~ " " ~ model_name ~ ": " -%}
+    {%- if columns is not mapping or not columns -%}
+        {{ exceptions.raise_compiler_error(fail ~ setting ~ " = " ~ (columns | tojson) ~ " is invalid; accepted: a mapping of column name to Spark type, e.g. " ~ example) }}
+    {%- endif -%}
+    {%- set declared = [] -%}
+    {%- for name, type in columns.items() -%}
+        {%- if not modules.re.match('^[A-Za-z_][A-Za-z0-9_]*$', name) or name.startswith('_tl_') -%}
+            {{ exceptions.raise_compiler_error(fail ~ setting ~ " = " ~ (name | tojson) ~ " is invalid; accepted: column names of letters, digits and underscores, not starting with _tl_") }}
+        {%- endif -%}
+        {%- if type is not string or type | trim == '' -%}
+            {{ exceptions.raise_compiler_error(fail ~ setting ~ "." ~ name ~ " = " ~ (type | tojson) ~ " is invalid; accepted: a Spark type, e.g. 'int'") }}
+        {%- endif -%}
+        {%- do declared.append([name | lower, tideline.type_name(type)]) -%}
+    {%- endfor -%}
+    {{- return(declared) -}}
+{% endmacro %}
+
+{#- Normalised Spark type names, so that 'integer' and 'int' compare equal. -#}
+{% macro type_name(type) %}
+    {%- set t = (type | string | lower | replace(' ', '')) -%}
+    {%- set aliases = {'integer': 'int', 'long': 'bigint', 'short': 'smallint', 'byte': 'tinyint', 'real': 'float'} -%}
+    {{- return(aliases.get(t, t)) -}}
+{% endmacro %}

@@ -31,12 +31,7 @@
         {%- if existing_data is not none -%}{%- do tideline.forget_state(settings.name) -%}{%- endif -%}
         {%- do tideline.create_task_table(settings, data, existing_data) -%}
     {%- endif -%}
-    {%- if existing is none or existing.type != 'view' or rebuild -%}
-        {%- if existing is not none and existing.type != 'view' -%}{%- do adapter.drop_relation(existing) -%}{%- endif -%}
-        {% call statement('create_view') %}
-            create or replace view {{ view }} as {{ tideline.task_live_rows_sql(settings, data) }}
-        {% endcall %}
-    {%- endif -%}
+    {%- do tideline.create_reader_view(view, existing, tideline.task_live_rows_sql(settings, data), rebuild) -%}
 
     {%- for step in steps -%}
         {%- set step_run = tideline.run_id() ~ '/' ~ loop.index -%}

@@ -33,12 +33,7 @@
         {%- do tideline.create_derivation_table(settings, data, existing_data) -%}
         {%- do tideline.checkpoint(settings.name, 'created') -%}
     {%- endif -%}
-    {%- if existing is none or existing.type != 'view' or rebuild -%}
-        {%- if existing is not none and existing.type != 'view' -%}{%- do adapter.drop_relation(existing) -%}{%- endif -%}
-        {% call statement('create_view') %}
-            create or replace view {{ view }} as {{ tideline.derivation_view_sql(settings, data) }}
-        {% endcall %}
-    {%- endif -%}
+    {%- do tideline.create_reader_view(view, existing, tideline.derivation_view_sql(settings, data), rebuild) -%}
 
     {%- if documents > 0 -%}
         {%- set plan = tideline.derivation_plan(settings, state, frontier) -%}
