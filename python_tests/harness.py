@@ -126,6 +126,15 @@ class Project:
 RUN_COLUMNS = ("_tl_batch", "_tl_run", "run_id", "committed_at", "run_now")
 
 
+def run_cuts(times: Sequence, runs: int, rng) -> list[int]:
+    """Where a random split of loads (at `times`, sorted) into up to `runs` runs cuts: the index
+    of the last load each run sees, the last load always included."""
+    cuts = sorted(rng.sample(range(len(times)), min(runs, len(times))))
+    if cuts[-1] != len(times) - 1:
+        cuts.append(len(times) - 1)
+    return cuts
+
+
 def sql_literal(value: Any) -> str:
     """A Python value as a Spark SQL literal."""
     if value is None:

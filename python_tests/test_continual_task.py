@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import Project, assert_rows_equal
+from harness import Project, assert_rows_equal, run_cuts
 from reference_continual import Task, audit_log, orders_enriched, running_totals, upsert
 
 CONTINUAL = Path(__file__).parent.parent / "examples" / "continual_tasks"
@@ -45,6 +45,16 @@ def output(project, model: str) -> list[dict]:
     return [{k: v for k, v in r.items() if k != "_tl_batch"} for r in project.table(model)]
 
 
+def run_and_compare(project, tasks: dict, done: list[dict], now: dt.datetime, *extra: str) -> None:
+    """One dbt run of the tasks (extra: e.g. --full-refresh), then each task's output against
+    its reference after the reference ran over the same rows (a replay: not run again)."""
+    run(project, " ".join(tasks), now, *extra)
+    for name, task in tasks.items():
+        if not extra:
+            task.run(done, now)
+        assert_rows_equal(output(project, name), task.output, label=f"{name} after the run at {now} {' '.join(extra)}")
+
+
 # loads of append_only: several commit times per run (each one a step), a key twice in a step
 LOADS = [
     [kv(1, 10, 0), kv(2, 20, 0), kv(1, 15, 0)],                     # before the task exists: the snapshot
@@ -63,13 +73,8 @@ def test_upsert_and_running_totals_over_several_runs_equal_the_reference_and_a_r
         project.write_source("append_only", APPEND_ONLY, load)
         done += load
         now = at(60 * i + 50)
-        run(project, "upsert running_totals", now)
-        for name, task in tasks.items():
-            task.run(done, now)
-            assert_rows_equal(output(project, name), task.output, label=f"{name} after the run at {now}")
-    run(project, "upsert running_totals", now, "--full-refresh")
-    for name, task in tasks.items():
-        assert_rows_equal(output(project, name), task.output, label=f"{name} replayed by --full-refresh")
+        run_and_compare(project, tasks, done, now)
+    run_and_compare(project, tasks, done, now, "--full-refresh")
 
 
 def test_audit_log_keeps_what_was_logged_when_the_source_is_corrected(project, deps):
@@ -169,22 +174,14 @@ def test_any_split_of_runs_equals_the_reference_and_one_replay(project, deps, ro
     project.reset_models()
     tasks = {"upsert": Task(upsert), "running_totals": Task(running_totals)}
     times = sorted({r["load_tstamp"] for r in loaded})
-    cuts = sorted(seed.sample(range(len(times)), min(runs, len(times))))
-    if cuts[-1] != len(times) - 1:
-        cuts.append(len(times) - 1)
     done: list[dict] = []
-    for cut in cuts:
+    for cut in run_cuts(times, runs, seed):
         batch = [r for r in loaded if r["load_tstamp"] <= times[cut] and r not in done]
         project.write_source("append_only", APPEND_ONLY, batch)
         done += batch
         now = times[cut] + dt.timedelta(minutes=5)
-        run(project, "upsert running_totals", now)
-        for name, task in tasks.items():
-            task.run(done, now)
-            assert_rows_equal(output(project, name), task.output, label=f"{name} after the run at {now}")
-    run(project, "upsert running_totals", now, "--full-refresh")
-    for name, task in tasks.items():
-        assert_rows_equal(output(project, name), task.output, label=f"{name} replayed")
+        run_and_compare(project, tasks, done, now)
+    run_and_compare(project, tasks, done, now, "--full-refresh")
 
 
 # ---- bad input: refused before anything is written ---------------------------------------------

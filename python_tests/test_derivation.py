@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import Project, assert_rows_equal
+from harness import Project, assert_rows_equal, run_cuts
 from reference_derivation import Derivation, Transform
 
 DERIVATION = Path(__file__).parent.parent / "examples" / "derivations"
@@ -236,12 +236,9 @@ def test_any_split_of_runs_equals_the_reference_and_one_run(project, deps, rows,
     project.write_source("transfers", TRANSFERS, [], replace=True)
     models = reference_models()
     loads = sorted({t["load_tstamp"] for t in loaded_at})
-    cuts = sorted(seed.sample(range(len(loads)), min(runs, len(loads))))
-    if cuts[-1] != len(loads) - 1:
-        cuts.append(len(loads) - 1)
     project.reset_models()
     done: list[dict] = []
-    for cut in cuts:
+    for cut in run_cuts(loads, runs, seed):
         batch = [t for t in loaded_at if t["load_tstamp"] <= loads[cut] and t not in done]
         project.write_source("transfers", TRANSFERS, batch)
         done += batch
