@@ -20,6 +20,17 @@ from tideline_tools.dbt import DbtResult, run_dbt
 from tideline_tools.sql import SqlRunner
 
 
+def well_formed_now(value: Any) -> bool:
+    """A valid tideline__now (tideline's own check refuses the others, with their message)."""
+    for form in ("%Y-%m-%d", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M:%S.%f"):
+        try:
+            dt.datetime.strptime(value, form)
+            return True
+        except (TypeError, ValueError):
+            pass
+    return False
+
+
 class Project:
     def __init__(self, runner: SqlRunner, name: str, source_of: "Project | None" = None):
         """A schema of its own; its events table too, unless it reads `source_of`'s."""
@@ -80,9 +91,24 @@ class Project:
     # ---- dbt ---------------------------------------------------------------------------
     def dbt(self, *args: str, vars: dict[str, Any] | None = None, expect_success: bool = True,
             project_dir=None) -> DbtResult:
+        """dbt <args> with the module's vars. A well-formed `tideline__now` goes to dbt as the
+        environment variable TIDELINE_NOW, as a scheduler replaying a logical date passes it:
+        dbt parses the whole project again whenever --vars change, and only the clock changes
+        from run to run (a malformed one stays a var, for the tests of its refusal)."""
         os.environ["TIDELINE_SCHEMA"] = self.schema
-        return run_dbt(list(args), vars={**self.base_vars, **(vars or {})}, target=self.target,
-                       expect_success=expect_success, project_dir=project_dir)
+        merged = {**self.base_vars, **(vars or {})}
+        now = merged.get("tideline__now")
+        now = str(now) if isinstance(now, dt.datetime) else now
+        if well_formed_now(now) and "TIDELINE_NOW" not in os.environ:
+            del merged["tideline__now"]
+            os.environ["TIDELINE_NOW"] = now
+            try:
+                return run_dbt(list(args), vars=merged, target=self.target, expect_success=expect_success,
+                               project_dir=project_dir)
+            finally:
+                del os.environ["TIDELINE_NOW"]
+        return run_dbt(list(args), vars=merged, target=self.target, expect_success=expect_success,
+                       project_dir=project_dir)
 
     # ---- reading -----------------------------------------------------------------------
     def rows(self, sql: str) -> list[tuple]:

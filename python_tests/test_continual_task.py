@@ -28,9 +28,11 @@ def deps(runner):
 
 
 def run(project, models: str, now: dt.datetime, *extra: str, expect_success: bool = True, **vars):
+    """dbt run of the tasks at `now`; every 2 steps a task with a delete compacts, so the
+    multi-step scenarios cross compactions."""
     return project.dbt("run", "--select", *models.split(), *extra, project_dir=CONTINUAL, expect_success=expect_success,
                        vars={"continual__source": project.source_schema, "tideline__now": now.strftime("%Y-%m-%d %H:%M:%S"),
-                             **vars})
+                             "tideline__compact_every": 2, **vars})
 
 
 def at(minutes: int) -> dt.datetime:
@@ -139,22 +141,45 @@ def test_without_snapshot_the_output_starts_empty_and_takes_later_commits_only(p
         path.unlink()
 
 
-@pytest.mark.parametrize("step", ["written", "committed"])
-def test_a_crash_inside_a_run_of_several_steps_then_a_rerun_equals_an_uninterrupted_run(project, deps, step):
+@pytest.mark.parametrize("step, compact_every", [("written", 2), ("written", 1), ("committed", 1)])
+def test_a_crash_inside_a_run_of_several_steps_then_a_rerun_equals_an_uninterrupted_run(project, deps, step, compact_every):
     """The second run has two steps; the crash hits the first one (after its insert, or after
-    its commit): the rerun redoes it, or continues after it."""
+    its commit): the rerun redoes it, or continues after it. With compact_every 1 the step
+    compacts: the crash leaves a new generation no commit names, or (after its commit) the old
+    generation not yet dropped."""
     project.write_source("append_only", APPEND_ONLY, LOADS[0], replace=True)
-    run(project, "upsert running_totals", at(50), "--full-refresh")
+    run(project, "upsert running_totals", at(50), "--full-refresh", tideline__compact_every=compact_every)
     project.write_source("append_only", APPEND_ONLY, LOADS[1])
     for model in ("upsert", "running_totals"):
-        crashed = run(project, model, at(110), expect_success=False, tideline__fail_at=f"{model}:{step}")
+        crashed = run(project, model, at(110), expect_success=False, tideline__fail_at=f"{model}:{step}",
+                      tideline__compact_every=compact_every)
         assert any(f"injected failure after {model}:{step}" in m for m in crashed.messages), crashed.messages
-        run(project, model, at(110))
+        run(project, model, at(110), tideline__compact_every=compact_every)
     for name, fn in (("upsert", upsert), ("running_totals", running_totals)):
         task = Task(fn)
         task.run(LOADS[0], at(50))
         task.run(LOADS[0] + LOADS[1], at(110))
         assert_rows_equal(output(project, name), task.output, label=f"{name} after a crash at {step}")
+
+
+def test_compaction_keeps_the_data_table_to_the_live_rows_and_each_rows_commit_time(project, deps):
+    """Six steps, each replacing keys 1 and 2 (key 3 comes once, in the first): without
+    compaction the upsert's data table would hold every deletion and every replaced row (23
+    rows at the end); with compact_every 2 it holds the live rows plus at most two steps of
+    changes, in at most two generations, and every row keeps the time of the step that
+    inserted it (key 3's stays the first step's across the compactions)."""
+    project.write_source("append_only", APPEND_ONLY, [], replace=True)
+    project.reset_models()
+    task, done = Task(upsert), []
+    for i in range(6):
+        load = [kv(key, 10 * i + key, 10 * i) for key in ((1, 2, 3) if i == 0 else (1, 2))]
+        project.write_source("append_only", APPEND_ONLY, load)
+        done += load
+        run_and_compare(project, {"upsert": task}, done, at(10 * i + 5))
+        stored = project.rows(f"select count(*), count(distinct tl_gen) from {project.fresh('upsert__tl_data')}")[0]
+        assert stored[0] <= 3 + 2 * 4 and stored[1] <= 2, f"after step {i}: {stored[0]} rows in {stored[1]} generations"
+        batches = {r["key"]: r["_tl_batch"] for r in project.table("upsert")}
+        assert batches == {1: at(10 * i), 2: at(10 * i), 3: at(0)}, batches
 
 
 # ---- batch invariance: random commits and random run splits (hypothesis) -----------------------
@@ -203,6 +228,8 @@ BAD_TASKS = {
                          "a select of 2 columns (key, val), not 3"),
     "bad_column_name": (GOOD_CONFIG, "insert into {{ this }} (key, value) select key, val from {{ tideline.input('stream.append_only') }}",
                         "statement 1 = \"value\" is invalid; accepted: columns of config columns (key, val)"),
+    "bad_compact_every": (GOOD_CONFIG + ", compact_every=0", GOOD_INSERT,
+                          "compact_every = 0 is invalid; accepted: an integer >= 1"),
 }
 
 

@@ -24,7 +24,7 @@ def deps(runner):
 
 def run(project, model: str, now: dt.datetime, *extra: str, expect_success: bool = True, **vars):
     return project.dbt("run", "--select", model, *extra, project_dir=DERIVATION, expect_success=expect_success,
-                       vars={"derivation__source": project.source_schema, "tideline__derivation_compact_every": 2, "tideline__now": now.strftime("%Y-%m-%d %H:%M:%S"),
+                       vars={"derivation__source": project.source_schema, "tideline__compact_every": 2, "tideline__now": now.strftime("%Y-%m-%d %H:%M:%S"),
                              **vars})
 
 

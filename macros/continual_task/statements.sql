@@ -115,6 +115,9 @@
         {%- set text = (st.where or '') if st.kind == 'delete' else st.select -%}
         {%- if st.kind == 'delete' or (output | string) in text -%}{%- do reads_output.append(true) -%}{%- endif -%}
     {%- endfor -%}
+    {#- only deletions leave rows the output no longer shows: a task with a delete compacts -#}
+    {%- set compact_every = tideline.compact_every_setting(model_name, tideline._task_error) -%}
     {{- return({'name': model_name, 'columns': declared, 'snapshot': snapshot, 'inputs': inputs,
-                'statements': statements, 'reads_output': reads_output | length > 0, 'output': output | string}) -}}
+                'statements': statements, 'reads_output': reads_output | length > 0, 'output': output | string,
+                'deletes': statements | selectattr('kind', 'equalto', 'delete') | list | length > 0, 'compact_every': compact_every}) -}}
 {% endmacro %}

@@ -18,39 +18,56 @@
     row they delete), each with the step's time (_tl_batch) and the step's id (_tl_run =
     <invocation id>/<step number>). A step is one insert and one commit (a run row in tl_state
     named by the step's id): a step committed fully or not at all, and a rerun continues after
-    the last committed step. -#}
+    the last committed step. A task with a delete compacts (macros/internal/generations.sql):
+    every compact_every steps, a step writes the whole output after it as inserted rows into
+    the next generation (tl_gen) instead of its changes, and the old generation is dropped
+    after its commit, so a step scans the live output plus at most compact_every steps of
+    changes, whatever the input's history. -#}
 
 {% macro task_data_relation(relation) %}
     {{- return(relation.incorporate(path={'identifier': relation.identifier ~ '__tl_data'}, type='table')) -}}
 {% endmacro %}
 
-{#- The output's live rows: inserted by a committed step, not deleted by one. -#}
-{% macro task_live_rows_sql(settings, data, extra_columns=['_tl_batch']) %}
+{#- The output's live rows: inserted by a committed step, not deleted by one, in generation
+    `generation` (none: the live one, looked up when the statement runs). -#}
+{% macro task_live_rows_sql(settings, data, extra_columns=['_tl_batch'], generation=none) %}
     {%- set committed = tideline.committed_runs_sql(settings.name) -%}
+    {%- set gen = "'" ~ generation ~ "'" if generation is not none else 'cast((' ~ tideline.live_generation_sql(settings.name) ~ ') as string)' -%}
     {% set sql %}
         select {% for c in settings.columns %}i.{{ c[0] }}, {% endfor %}{{ extra_columns | map('replace', '_tl', 'i._tl') | join(', ') }}
         from {{ data }} as i
         left anti join (
-            select _tl_row from {{ data }} where _tl_op = 'delete' and _tl_run in ({{ committed }})
+            select _tl_row from {{ data }} where tl_gen = {{ gen }} and _tl_op = 'delete' and _tl_run in ({{ committed }})
         ) as deleted
             on i._tl_row = deleted._tl_row
-        where i._tl_op = 'insert' and i._tl_run in ({{ committed }})
+        where i.tl_gen = {{ gen }} and i._tl_op = 'insert' and i._tl_run in ({{ committed }})
     {% endset %}
     {{- return(sql) -}}
 {% endmacro %}
 
 {#- The task's committed state: its creation time I (the first step), the frontier F_prev
-    reached (every input has been processed up to it). -#}
+    reached (every input has been processed up to it), the live generation and how many
+    steps it has had. -#}
 {% macro task_state(settings) %}
     {% set sql %}
-        select cast(min(batch) as string), cast(max(watermark) as string)
-        from {{ tideline.state_table() }}
-        where model = '{{ settings.name }}' and kind = 'run'
+        with runs as (
+            select batch, watermark, coalesce(generation, 0) as generation
+            from {{ tideline.state_table() }}
+            where model = '{{ settings.name }}' and kind = 'run'
+        )
+
+        select
+            cast(min(batch) as string),
+            cast(max(watermark) as string),
+            coalesce(max(generation), 0),
+            count_if(generation = (select max(generation) from runs))
+        from runs
     {% endset %}
     {%- set row = tideline.query_rows(sql)[0] -%}
     {%- set watermarks = {} -%}
     {%- for i in settings.inputs if row[1] -%}{%- do watermarks.update({i.name: row[1]}) -%}{%- endfor -%}
-    {{- return({'creation': row[0], 'frontier': row[1], 'watermarks': watermarks}) -}}
+    {{- return({'creation': row[0], 'frontier': row[1], 'watermarks': watermarks,
+                'generation': row[2] | int, 'runs_in_generation': row[3] | int}) -}}
 {% endmacro %}
 
 {#- The run's steps: [{'time', 'upto' (true: the snapshot step, every row up to time), 'data'
@@ -94,16 +111,17 @@
 
 {#- One step's select: the statements in order, each over the output as the previous one left
     it (cur_<n>), then what the step changes: deletions of rows that were there before it, and
-    the rows it inserted that are still there. -#}
-{% macro task_step_sql(settings, data, step, step_run) %}
+    the rows it inserted that are still there; or, in a compacting step (plan.compact), the
+    whole output after the step, into the next generation. -#}
+{% macro task_step_sql(settings, data, step, step_run, plan) %}
     {%- set columns = settings.columns | map('first') | list -%}
     {%- set n = settings.statements | length -%}
     with
     cur_0 as (
         {%- if settings.reads_output %}
-        {{ tideline.task_live_rows_sql(settings, data, ['_tl_row']) }}
+        {{ tideline.task_live_rows_sql(settings, data, ['_tl_row', '_tl_batch'], plan.read_gen) }}
         {%- else %}
-        select {% for c in settings.columns %}cast(null as {{ c[1] }}) as {{ c[0] }}, {% endfor %}cast(null as string) as _tl_row
+        select {% for c in settings.columns %}cast(null as {{ c[1] }}) as {{ c[0] }}, {% endfor %}cast(null as string) as _tl_row, cast(null as timestamp) as _tl_batch
         where false
         {%- endif %}
     ),
@@ -123,7 +141,8 @@
         select
             {{ tideline._inserted_columns(settings, st.columns) }},
             concat('{{ step.time }}|{{ loop.index }}|', md5(to_json(struct(q.*))), '|',
-                   row_number() over (partition by to_json(struct(q.*)) order by 1)) as _tl_row
+                   row_number() over (partition by to_json(struct(q.*)) order by 1)) as _tl_row,
+            {{ tideline.ts(step.time) }} as _tl_batch
         from ({{ tideline._at_step(settings, st.select, step, before) }}) as q({{ st.columns | join(', ') }})
     ),
 
@@ -135,13 +154,21 @@
     {%- endif %}
     {%- endfor %}
 
-    select {% for c in columns %}b.{{ c }}, {% endfor %}b._tl_row, 'delete' as _tl_op, {{ tideline.ts(step.time) }} as _tl_batch, '{{ step_run }}' as _tl_run
+    {%- if plan.compact %}
+
+    -- the rows keep the time of the step that inserted them: a reader by commit time sees no change
+    select {% for c in columns %}a.{{ c }}, {% endfor %}a._tl_row, 'insert' as _tl_op, a._tl_batch, '{{ step_run }}' as _tl_run, '{{ plan.write_gen }}' as tl_gen
+    from cur_{{ n }} as a
+    {%- else %}
+
+    select {% for c in columns %}b.{{ c }}, {% endfor %}b._tl_row, 'delete' as _tl_op, {{ tideline.ts(step.time) }} as _tl_batch, '{{ step_run }}' as _tl_run, '{{ plan.write_gen }}' as tl_gen
     from cur_0 as b
     left anti join cur_{{ n }} as a on b._tl_row = a._tl_row
     union all
-    select {% for c in columns %}a.{{ c }}, {% endfor %}a._tl_row, 'insert', {{ tideline.ts(step.time) }}, '{{ step_run }}'
+    select {% for c in columns %}a.{{ c }}, {% endfor %}a._tl_row, 'insert', {{ tideline.ts(step.time) }}, '{{ step_run }}', '{{ plan.write_gen }}'
     from cur_{{ n }} as a
     left anti join cur_0 as b on a._tl_row = b._tl_row
+    {%- endif %}
 {% endmacro %}
 
 {#- Each insert's select returns as many columns as it names (or as the output has): one
@@ -165,7 +192,8 @@
     {%- set defs = [] -%}
     {%- for c in settings.columns -%}{%- do defs.append(c[0] ~ ' ' ~ c[1]) -%}{%- endfor -%}
     {% call statement('create_data', fetch_result=false) %}
-        create table {{ data }} ({{ defs | join(', ') }}, _tl_row string, _tl_op string, _tl_batch timestamp, _tl_run string)
+        create table {{ data }} ({{ defs | join(', ') }}, _tl_row string, _tl_op string, _tl_batch timestamp, _tl_run string, tl_gen string)
         using parquet
+        partitioned by (tl_gen)
     {% endcall %}
 {% endmacro %}

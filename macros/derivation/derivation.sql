@@ -29,7 +29,8 @@
     with `_`. Every
     compact_every runs (default 24) a run also copies the newest version of every key into a
     new generation, commits it as the live one (tl_state.generation), then drops the old one.
-    So a run scans at most the live keys plus compact_every runs' worth of versions. -#}
+    So a run scans at most the live keys plus compact_every runs' worth of versions (the
+    mechanism is macros/internal/generations.sql, shared with the continual tasks). -#}
 
 {% macro data_relation(relation) %}
     {{- return(relation.incorporate(path={'identifier': relation.identifier ~ '__tl_data'}, type='table')) -}}
@@ -71,11 +72,6 @@
     {{- return(sql) -}}
 {% endmacro %}
 
-{#- The live generation of a derivation's data table, as a subquery (0 before any commit). -#}
-{% macro live_generation_sql(model_name) %}
-    select coalesce(max(generation), 0) from {{ tideline.state_table() }} where model = '{{ model_name }}' and kind = 'run'
-{%- endmacro %}
-
 {#- The derivation's committed state: F_prev, the newest batch written, the live generation and
     how many runs wrote to it, and each transform's watermark (the newest commit time it has
     processed). A rebuild starts from nothing. -#}
@@ -116,8 +112,9 @@
 {% macro derivation_plan(settings, state, frontier) %}
     {%- set f = tideline._shift(frontier.frontier, 0) -%}
     {%- set batch = f if state.batch is none or f > tideline._shift(state.batch, 0) else tideline._shift(state.batch, 0.000001) -%}
-    {%- set compact = state.runs_in_generation >= settings.compact_every -%}
-    {{- return({'batch': batch, 'read_gen': state.generation, 'write_gen': state.generation + (1 if compact else 0), 'compact': compact}) -}}
+    {%- set plan = tideline.generation_plan(state.generation, state.runs_in_generation, settings.compact_every) -%}
+    {%- do plan.update({'batch': batch}) -%}
+    {{- return(plan) -}}
 {% endmacro %}
 
 {#- A timestamp text moved by a number of seconds. -#}
@@ -504,18 +501,6 @@
     {%- endif %}
     {% endset %}
     {{- return(sql) -}}
-{% endmacro %}
-
-{#- After a compaction's commit: the generations before the live one go (the one it read, and
-    the one before, which a compaction that died after its commit may have left). -#}
-{% macro drop_old_generations(data, plan) %}
-    {%- set partitions = [] -%}
-    {%- for g in [plan.read_gen - 1, plan.read_gen] if g >= 0 -%}
-        {%- for part in ['row', 'register'] -%}
-            {%- do partitions.append("partition (tl_part = '" ~ part ~ "', tl_gen = '" ~ g ~ "')") -%}
-        {%- endfor -%}
-    {%- endfor -%}
-    {%- do tideline.exec('alter table ' ~ data ~ ' drop if exists ' ~ partitions | join(', ')) -%}
 {% endmacro %}
 
 {#- The run's steps around the select (called in order by the materialization). -#}

@@ -296,13 +296,9 @@
 
     {#- compaction: every compact_every runs a run also rewrites the live rows and registers into a
         new generation, so what a run scans stays proportional to the live keys -#}
-    {%- set compact_every = config.get('compact_every', none) -%}
-    {%- set compact_every = tideline.var_int('tideline__derivation_compact_every', 1) if compact_every is none else compact_every -%}
-    {%- if compact_every is string or compact_every is boolean or compact_every is not number or (compact_every | int) != compact_every or compact_every < 1 -%}
-        {{ tideline._derivation_error(model_name, 'compact_every', compact_every, "an integer >= 1 (runs between compactions)") }}
-    {%- endif -%}
+    {%- set compact_every = tideline.compact_every_setting(model_name, tideline._derivation_error) -%}
 
-    {{- return({'name': model_name, 'unique_key': unique_key | map('lower') | list, 'derived': derived, 'compact_every': compact_every | int,
+    {{- return({'name': model_name, 'unique_key': unique_key | map('lower') | list, 'derived': derived, 'compact_every': compact_every,
                 'reductions': reductions, 'registers': registers, 'transforms': transforms,
                 'key_types': key_types if registers else [], 'order_type': order_type.type or 'string'}) -}}
 {% endmacro %}

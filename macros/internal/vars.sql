@@ -19,7 +19,7 @@
         'tideline__now': none,
         'tideline__backfill_dates': none,
         'tideline__run_lock_minutes': 120,
-        'tideline__derivation_compact_every': 24,
+        'tideline__compact_every': 24,
     }) -}}
 {% endmacro %}
 

@@ -4,7 +4,8 @@
     page is the run:
 
       settings (a describe per input not in dbt's cache) -> state -> frontier and steps ->
-      per insert statement one describe -> per step: one insert, one commit.
+      per insert statement one describe -> per step: one insert, one commit (and every
+      compact_every steps of a task with a delete, the drop of the old generation).
 
     A step commits alone (a run row named <invocation id>/<step>), so a run that dies between
     steps is continued by the rerun after the last committed one. -#}
@@ -33,22 +34,29 @@
     {%- endif -%}
     {%- do tideline.create_reader_view(view, existing, tideline.task_live_rows_sql(settings, data), rebuild) -%}
 
+    {%- set generation = {'live': 0 if rebuild else state.generation, 'steps': 0 if rebuild else state.runs_in_generation, 'drops': 0} -%}
     {%- for step in steps -%}
         {%- set step_run = tideline.run_id() ~ '/' ~ loop.index -%}
+        {%- set plan = tideline.generation_plan(generation.live, generation.steps if settings.deletes and step.data else 0, settings.compact_every) -%}
         {%- if step.data -%}
             {% call statement('step', fetch_result=false) %}
-                insert into {{ data }}
-                {{ tideline.task_step_sql(settings, data, step, step_run) }}
+                insert into {{ data }} partition (tl_gen)
+                {{ tideline.task_step_sql(settings, data, step, step_run, plan) }}
             {% endcall %}
             {%- do tideline.checkpoint(settings.name, 'written') -%}
         {%- endif -%}
         {%- do tideline.commit_run(settings.name, {'kind': 'run', 'run_id': step_run, 'batch': step.time,
             'lower_limit': state.frontier if loop.first else loop.previtem.time, 'upper_limit': step.time,
-            'watermark': frontier.frontier if loop.last else step.time}) -%}
+            'watermark': frontier.frontier if loop.last else step.time, 'generation': plan.write_gen}) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
+        {%- if plan.compact -%}
+            {%- do tideline.drop_old_generations(data, plan) -%}
+            {%- do generation.update({'live': plan.write_gen, 'steps': 0, 'drops': generation.drops + 1}) -%}
+        {%- endif -%}
+        {%- do generation.update({'steps': generation.steps + 1}) -%}
     {%- endfor -%}
     {%- set statements = 3 + (settings.statements | selectattr('kind', 'equalto', 'insert') | list | length if steps | selectattr('data') | list else 0)
-        + (steps | selectattr('data') | list | length) + (steps | length) -%}
+        + (steps | selectattr('data') | list | length) + (steps | length) + generation.drops -%}
     {{ log("tideline " ~ settings.name ~ ": " ~ steps | length ~ " steps up to " ~ frontier.frontier
         ~ (" (after " ~ state.frontier ~ ")" if state.frontier and not rebuild else " (first run)" if not state.creation else " (replayed from " ~ state.creation ~ ")")
         ~ ", " ~ frontier.documents.values() | sum ~ " input rows, " ~ statements ~ " statements", info=true) }}

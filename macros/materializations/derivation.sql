@@ -45,7 +45,7 @@
         {%- do tideline.commit_run(settings.name, tideline.derivation_run_row(state, frontier, plan, documents),
                                    tideline.derivation_transform_rows(settings, state, frontier)) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
-        {%- if plan.compact -%}{%- do tideline.drop_old_generations(data, plan) -%}{%- endif -%}
+        {%- if plan.compact -%}{%- do tideline.drop_old_generations(data, plan, ['tl_part', ['row', 'register']]) -%}{%- endif -%}
     {%- endif -%}
     {%- do tideline.log_derivation(settings, state, frontier) -%}
     {%- do tideline.store_main('tideline: ' ~ documents ~ ' documents') -%}

@@ -1,0 +1,48 @@
+{#- Generations: how a data table that records changes (a derivation's versions, a continual
+    task's inserts and deletions) keeps what a run scans proportional to its live contents, not
+    to its history. Shared by macros/derivation/ and macros/continual_task/.
+
+    The data table is partitioned by generation (the string column tl_gen; a Hive metastore's
+    partition filter parser refuses names that start with `_`). Readers read the live
+    generation only: the newest generation a committed run of the model recorded
+    (tl_state.generation). Every compact_every runs (steps, for a task), a run writes the live
+    contents into the next generation instead of its changes, in its one insert; its commit
+    makes that generation live; then the old generations are dropped. A run that dies before
+    its commit leaves rows in a generation no commit names (or rows of a run no commit names),
+    which nobody reads and the next compaction drops. -#}
+
+{#- The live generation of `model_name`, as a subquery (0 before any commit). -#}
+{% macro live_generation_sql(model_name) %}
+    select coalesce(max(generation), 0) from {{ tideline.state_table() }} where model = '{{ model_name }}' and kind = 'run'
+{%- endmacro %}
+
+{#- The model's compact_every: its config, or the var tideline__compact_every (default 24).
+    `error` is the capability's error macro (model, setting, value, accepted). -#}
+{% macro compact_every_setting(model_name, error) %}
+    {%- set value = config.get('compact_every', none) -%}
+    {%- set value = tideline.var_int('tideline__compact_every', 1) if value is none else value -%}
+    {%- if value is string or value is boolean or value is not number or (value | int) != value or value < 1 -%}
+        {{ error(model_name, 'compact_every', value, "an integer >= 1 (runs between compactions)") }}
+    {%- endif -%}
+    {{- return(value | int) -}}
+{% endmacro %}
+
+{#- The generation a run (or step) reads and the one it writes: the next one when the live
+    generation has had compact_every runs. -#}
+{% macro generation_plan(generation, runs_in_generation, compact_every) %}
+    {%- set compact = runs_in_generation >= compact_every -%}
+    {{- return({'read_gen': generation, 'write_gen': generation + (1 if compact else 0), 'compact': compact}) -}}
+{% endmacro %}
+
+{#- After a compacting run's commit: drop the generations before the new live one (the one it
+    read, and one more left behind by a run that died between its commit and this drop), for
+    each value of the table's other partition column `parts` ([column, [values]]) if any. -#}
+{% macro drop_old_generations(data, plan, parts=none) %}
+    {%- set partitions = [] -%}
+    {%- for g in [plan.read_gen - 1, plan.read_gen] if g >= 0 -%}
+        {%- for part in (parts[1] if parts else [none]) -%}
+            {%- do partitions.append("partition (" ~ (parts[0] ~ " = '" ~ part ~ "', " if parts else "") ~ "tl_gen = '" ~ g ~ "')") -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {%- do tideline.exec('alter table ' ~ data ~ ' drop if exists ' ~ partitions | join(', ')) -%}
+{% endmacro %}
