@@ -7,9 +7,12 @@
 
     A source's newest commit time bounds what it can still receive (commits arrive in
     commit-time order: tideline's _tl_batch always does, a loader's load_tstamp does), so a row
-    that arrives later is after F. An empty source does not hold the others back.
+    that arrives later is after F. An empty source does not hold the others back. A feed whose
+    commit column is its writer's clock at the time it writes (clock: true, a channel's change
+    relations) reaches now: whatever it writes later carries a later time, so an idle writer
+    does not hold the others back either.
 
-    `feeds`: [{name, source: {rendered}, commit_column, delay (seconds)}]; `state`: {frontier
+    `feeds`: [{name, source: {rendered}, commit_column, delay (seconds), clock (optional)}]; `state`: {frontier
     (F_prev or none), watermarks: {feed name: newest commit time it processed}}. One query;
     returns {'frontier', 'documents': {feed: rows up to F}, 'steps': [distinct commit times up
     to F, oldest first] (with_steps only)}. -#}
@@ -17,10 +20,14 @@
     {% set sql %}
         with newest as (
             {%- for t in feeds %}
+            {%- if t.get('clock') %}
+            select {{ loop.index0 }} as i, {{ tideline.ts(tideline.now()) }} as reaches
+            {%- else %}
             select {{ loop.index0 }} as i, greatest({{ tideline.ts(state.watermarks.get(t.name)) }}, max({{ t.commit_column }})) + interval {{ t.delay }} seconds as reaches
             from {{ t.source.rendered }}
             {%- if state.watermarks.get(t.name) %}
             where {{ t.commit_column }} > {{ tideline.ts(state.watermarks[t.name]) }}
+            {%- endif %}
             {%- endif %}
             {{- '\n            union all' if not loop.last }}
             {%- endfor %}

@@ -85,14 +85,25 @@
     {%- if value is none or value == '' -%}
         {{- return(run_started_at.astimezone(modules.pytz.utc).strftime('%Y-%m-%d %H:%M:%S')) -}}
     {%- endif -%}
-    {%- set text = value | string -%}
-    {%- set m = modules.re.match('^(\d{4})-(\d{2})-(\d{2})([ T](\d{2}):(\d{2})(:(\d{2}))?)?$', text) -%}
-    {%- if not m or not tideline._is_calendar_date(m.group(1) | int, m.group(2) | int, m.group(3) | int)
-            or (m.group(5) or '0') | int > 23 or (m.group(6) or '0') | int > 59 or (m.group(8) or '0') | int > 59 -%}
+    {%- set parsed = tideline.parse_utc_time(value) -%}
+    {%- if parsed is none or '.' in parsed -%}
         {{ tideline._var_error('tideline__now' if tideline.tl_var('tideline__now') not in [none, ''] else 'TIDELINE_NOW (environment)',
             value, "a UTC time written YYYY-MM-DD[ HH:MM[:SS]] that exists on the calendar") }}
     {%- endif -%}
-    {{- return(text[:10] ~ ' ' ~ (m.group(5) or '00') ~ ':' ~ (m.group(6) or '00') ~ ':' ~ (m.group(8) or '00')) -}}
+    {{- return(parsed) -}}
+{% endmacro %}
+
+{#- A UTC time written YYYY-MM-DD[ HH:MM[:SS[.fff]]] (or with a T), as 'YYYY-MM-DD HH:MM:SS'
+    (with '.fff' when milliseconds are given); none when it is not such a time on the calendar. -#}
+{% macro parse_utc_time(value) %}
+    {%- set text = value | string -%}
+    {%- set m = modules.re.match('^(\d{4})-(\d{2})-(\d{2})([ T](\d{2}):(\d{2})(:(\d{2})(\.(\d{1,3}))?)?)?$', text) -%}
+    {%- if not m or not tideline._is_calendar_date(m.group(1) | int, m.group(2) | int, m.group(3) | int)
+            or (m.group(5) or '0') | int > 23 or (m.group(6) or '0') | int > 59 or (m.group(8) or '0') | int > 59 -%}
+        {{- return(none) -}}
+    {%- endif -%}
+    {{- return(text[:10] ~ ' ' ~ (m.group(5) or '00') ~ ':' ~ (m.group(6) or '00') ~ ':' ~ (m.group(8) or '00')
+        ~ ('.' ~ (m.group(10) ~ '00')[:3] if m.group(10) else '')) -}}
 {% endmacro %}
 
 {#- A run's now must not be before what the model already committed: its window would be

@@ -1,0 +1,1 @@
+select * from {{ tideline.channel_earliest(ref('readings'), 3, 'MUTABLE') }}

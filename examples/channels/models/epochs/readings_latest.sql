@@ -1,0 +1,1 @@
+select * from {{ tideline.channel_latest(ref('readings'), 3, 'ALL') }}

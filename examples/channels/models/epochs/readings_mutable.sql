@@ -1,0 +1,1 @@
+select * from {{ tideline.channel_items(ref('readings'), 'MUTABLE') }}

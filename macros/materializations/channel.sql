@@ -1,0 +1,95 @@
+{#- materialized='channel' (seed 003, FlightStats Hub mutableTime): a time-keyed table of items
+    with a movable mutable_time. The rules live in macros/channel/ (channel.sql: settings,
+    state, changes, moves, storage; epochs.sql: the epoch queries); this page is the run:
+
+      settings -> state -> boundary (refuse a forward move) -> change frontier (with changes)
+      -> decide: one query (refuse early real-time items, late or bad changes) -> move checks
+      (one query, when moving with checks) -> one insert -> one commit.
+
+    A run writes nothing another reader sees before its commit: every row carries the run id,
+    and readers keep rows of committed runs only. The boundary in force is the newest committed
+    run's, so readers see the old boundary or the new, never a mix. -#}
+{% materialization channel, adapter='spark' %}
+    {%- set settings = tideline.channel_settings(this.identifier) -%}
+    {%- set view = this.incorporate(type='view') -%}
+    {%- set items = tideline.channel_items_relation(this) -%}
+    {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
+    {%- set existing_items = adapter.get_relation(database=this.database, schema=this.schema, identifier=items.identifier) -%}
+    {%- set rebuild = should_full_refresh() or existing_items is none -%}
+
+    {#- tl_state: on-run-start creates it, but dbt leaves out a package's hooks when all of its models are disabled -#}
+    {%- if adapter.get_relation(database=none, schema=this.schema, identifier='tl_state') is none -%}{%- do tideline.ensure_state_tables() -%}{%- endif -%}
+    {{ run_hooks(pre_hooks) }}
+
+    {#- state and boundary: a rebuild applies every change with no boundary, then moves it to mutable_time -#}
+    {%- set empty = {'last_batch': none, 'mutable_time': none, 'realtime_after': none, 'frontier': none, 'watermarks': {}, 'runs': 0} -%}
+    {%- set state = empty if rebuild else tideline.channel_state(settings) -%}
+    {%- do tideline.refuse_now_before_watermark(settings.name, state.last_batch) -%}
+    {%- set bound = tideline.channel_boundary(settings, items, state) -%}
+    {%- set first = state.runs == 0 -%}
+    {%- set move = bound.move if not first else ({'from': none, 'to': settings.mutable_time} if settings.mutable_time and settings.changes else none) -%}
+    {%- set limits = {'realtime': state.mutable_time if state.mutable_time is not none else bound.boundary,
+                      'changes_open': first and settings.mutable_time is not none,
+                      'changes': state.mutable_time if state.mutable_time is not none else bound.boundary} -%}
+
+    {#- the change rows up to the frontier (none: nothing to apply) -#}
+    {%- set frontier = none -%}
+    {%- if settings.changes -%}
+        {%- set reached = tideline.commit_frontier(settings.changes, state) -%}
+        {%- if reached.documents.values() | sum > 0 -%}{%- set frontier = reached.frontier -%}{%- endif -%}
+    {%- endif -%}
+
+    {#- decide, and refuse before anything is written -#}
+    {%- set run = tideline.channel_decide(settings, items, state, frontier, sql, limits) -%}
+    {%- do tideline.refuse_channel_inputs(settings, run, limits) -%}
+    {%- set failing = tideline.channel_move_checks(settings, items, state, frontier, move) if move else [] -%}
+    {%- if failing -%}
+        {%- set named = [] -%}
+        {%- for f in failing -%}{%- do named.append("check " ~ f[0] ~ " fails for " ~ f[1] ~ " items from " ~ f[2] ~ " to " ~ f[3]) -%}{%- endfor -%}
+        {{ tideline._channel_refusal(settings.name, "mutable_time stays " ~ (state.mutable_time or 'unset') ~ ", not " ~ settings.mutable_time
+            ~ ": of the items it would make stable, " ~ named | join('; ') ~ ". Fix them through the change relations, then run again") }}
+    {%- endif -%}
+    {%- do tideline.checkpoint(settings.name, 'decided') -%}
+
+    {%- set boundary_changed = bound.boundary != state.mutable_time -%}
+    {%- set has_work = run.realtime_rows > 0 or run.change_rows > 0 or move is not none -%}
+    {%- if rebuild -%}
+        {%- if existing_items is not none -%}{%- do tideline.forget_state(settings.name) -%}{%- do adapter.drop_relation(existing_items) -%}{%- endif -%}
+        {%- do tideline.create_channel_items(settings, items) -%}
+    {%- endif -%}
+    {%- do tideline.create_reader_view(view, existing, tideline.channel_view_sql(settings, items), rebuild) -%}
+
+    {%- if has_work or first or boundary_changed -%}
+        {%- if has_work and state.last_batch is not none and tideline.now() <= state.last_batch[:19] -%}
+            {{ tideline._channel_refusal(settings.name, "now (" ~ tideline.now() ~ " UTC) is not after its last run (" ~ state.last_batch
+                ~ "): the rows of this run would carry a commit time downstream readers have already passed. Run with a later now.") }}
+        {%- endif -%}
+        {%- if has_work -%}
+            {% call statement('write', fetch_result=false) %}
+                insert into {{ items }} partition (item_date)
+                {{ tideline.channel_write_sql(settings, items, state, frontier, sql, move) }}
+                distribute by item_date
+            {% endcall %}
+        {%- endif -%}
+        {%- do tideline.checkpoint(settings.name, 'written') -%}
+        {%- do tideline.commit_run(settings.name, {'kind': 'run', 'batch': tideline.now(),
+            'lower_limit': run.realtime_newest or state.realtime_after, 'upper_limit': bound.boundary,
+            'watermark': frontier or state.frontier, 'rows_read': run.realtime_rows + run.change_rows,
+            'rows_written': run.realtime_items + run.change_rows, 'duplicates_dropped': run.realtime_rows - run.realtime_items,
+            'rows_rejected': run.missing_deletes, 'days_processed': run.change_dates | length}) -%}
+        {%- do tideline.checkpoint(settings.name, 'committed') -%}
+    {%- endif -%}
+    {%- set dropped = tideline.channel_retention(settings, items) -%}
+
+    {%- if run.missing_deletes > 0 -%}
+        {%- do exceptions.warn("tideline: channel " ~ settings.name ~ ": " ~ run.missing_deletes ~ " deletes of items that did not exist were not applied (counted in tl_state.rows_rejected)") -%}
+    {%- endif -%}
+    {{ log("tideline " ~ settings.name ~ ": " ~ run.realtime_items ~ " real-time items, " ~ run.change_rows ~ " changes"
+        ~ (" up to " ~ frontier if frontier else "") ~ ", mutable_time " ~ (bound.boundary or "none")
+        ~ (" (moved from " ~ (move.from or "the start") ~ ")" if move else "")
+        ~ (", " ~ dropped ~ " item days dropped by retention_days" if dropped else ""), info=true) }}
+    {%- do tideline.store_main('tideline: ' ~ (run.realtime_items + run.change_rows) ~ ' items and changes') -%}
+    {{ run_hooks(post_hooks) }}
+
+    {{ return({'relations': [view]}) }}
+{% endmaterialization %}

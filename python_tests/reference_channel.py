@@ -1,0 +1,119 @@
+"""An independent Python reference of a tideline channel (seed 003, FlightStats Hub mutableTime).
+
+Items are keyed by (item_time, item_id). Items after mutable_time are stable; items at or
+before it are mutable. A run reads the real-time rows after the newest one it read (up to now),
+applies the change rows committed since the last run in order (change time, writer, deletes
+before inserts, payload), then moves mutable_time when asked (only earlier, after the checks).
+It raises Refused where tideline refuses, before changing anything.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass, field
+from typing import Callable
+
+Key = tuple[dt.datetime, str]
+
+
+class Refused(Exception):
+    pass
+
+
+def millis(t: dt.datetime) -> dt.datetime:
+    return t.replace(microsecond=t.microsecond // 1000 * 1000)
+
+
+def payload_json(row: dict) -> str:
+    return json.dumps({"value": row["value"], "label": row["label"]}, separators=(",", ":"))
+
+
+@dataclass
+class Channel:
+    mutable_time: dt.datetime | None
+    checks: dict[str, Callable[[dict], bool]] = field(default_factory=dict)
+    items: dict[Key, dict] = field(default_factory=dict)
+    stable_at: dict[Key, dt.datetime] = field(default_factory=dict)   # key -> commit time it became stable
+    realtime_after: dt.datetime | None = None
+    frontier: dt.datetime | None = None
+    missing_deletes: int = 0
+
+    def run(self, now: dt.datetime, realtime: list[dict], changes: list[tuple[int, dict]], move_to: dt.datetime | None = None) -> None:
+        """One run at `now`: `realtime` every row of the real-time source so far (read by load_tstamp), `changes`
+        every change row so far as (writer, row). Nothing changes when it raises Refused.
+
+        The change rows applied are those with a change time after the previous run's now, up
+        to this run's now."""
+        boundary = self.mutable_time
+        # the change time is the writer's clock: what it writes later carries a later time,
+        # so every row up to now can be applied (in order) without waiting for idle writers
+        frontier = max(self.frontier or dt.datetime.min, now)
+        changes = [(w, c) for w, c in changes if (self.frontier is None or c["changed_at"] > self.frontier) and c["changed_at"] <= frontier]
+        new_rt = [r for r in realtime if r["load_tstamp"] <= now and (self.realtime_after is None or r["load_tstamp"] > self.realtime_after)]
+        early = [r for r in new_rt if boundary is not None and millis(r["item_time"]) <= boundary]
+        if early:
+            raise Refused(f"{len(early)} real-time items are at or before mutable_time")
+        late = [c for _, c in changes if boundary is None or millis(c["item_time"]) > boundary]
+        if late:
+            raise Refused(f"{len(late)} change rows are for items after mutable_time")
+        items = dict(self.items)
+        missing = 0
+        for writer, c in sorted(changes, key=lambda wc: (wc[1]["changed_at"], wc[0], 0 if wc[1]["op"] == "delete" else 1, payload_json(wc[1]))):
+            key = (millis(c["item_time"]), c["item_id"])
+            if c["op"] == "delete":
+                if key in items:
+                    del items[key]
+                else:
+                    missing += 1
+            else:
+                items[key] = {"value": c["value"], "label": c["label"]}
+        if move_to is not None:
+            if boundary is None or move_to > boundary:
+                raise Refused("mutable_time can only move earlier")
+            moving = {k: v for k, v in items.items() if move_to < k[0] <= boundary}
+            for name, check in self.checks.items():
+                if any(not check(v) for v in moving.values()):
+                    raise Refused(f"check {name} fails")
+        # commit
+        for r in sorted(new_rt, key=lambda r: payload_json(r), reverse=True):   # the last by payload wins
+            key = (millis(r["item_time"]), r["item_id"])
+            if key not in self.stable_at:   # a stable item is immutable: a reloaded copy is a duplicate
+                items[key] = {"value": r["value"], "label": r["label"]}
+        for r in new_rt:
+            self.stable_at.setdefault((millis(r["item_time"]), r["item_id"]), now)
+        if new_rt:
+            self.realtime_after = max(r["load_tstamp"] for r in new_rt)
+        if move_to is not None:
+            for k in items:
+                if move_to < k[0] <= boundary:
+                    self.stable_at[k] = now
+            self.mutable_time = move_to
+        self.items = items
+        self.frontier = frontier
+        self.missing_deletes += missing
+
+    # ---- epochs ----------------------------------------------------------------------------
+    def epoch(self, epoch: str = "IMMUTABLE") -> list[dict]:
+        def side(t: dt.datetime) -> str:
+            return "MUTABLE" if self.mutable_time is not None and t <= self.mutable_time else "IMMUTABLE"
+        return [
+            {"item_time": k[0], "item_id": k[1], **v}
+            for k, v in sorted(self.items.items())
+            if epoch == "ALL" or side(k[0]) == epoch
+        ]
+
+    def range(self, epoch: str, start: dt.datetime, end: dt.datetime) -> list[dict]:
+        return [r for r in self.epoch(epoch) if start <= r["item_time"] < end]
+
+    def latest(self, n: int, epoch: str = "IMMUTABLE") -> list[dict]:
+        return self.epoch(epoch)[-n:]
+
+    def earliest(self, n: int, epoch: str = "IMMUTABLE") -> list[dict]:
+        return self.epoch(epoch)[:n]
+
+    def next(self, after: dt.datetime, n: int, epoch: str = "IMMUTABLE") -> list[dict]:
+        return [r for r in self.epoch(epoch) if r["item_time"] > after][:n]
+
+    def previous(self, before: dt.datetime, n: int, epoch: str = "IMMUTABLE") -> list[dict]:
+        return [r for r in self.epoch(epoch) if r["item_time"] < before][-n:]
