@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import Project, assert_rows_equal
+from harness import Project, assert_rows_equal, run_cuts
 from reference_channel import Channel, Refused
 
 CHANNELS = Path(__file__).parent.parent / "examples" / "channels"
@@ -48,9 +48,11 @@ def channel_project(runner):
     project.reset()
 
 
-def run(project, now: dt.datetime, mutable_time: dt.datetime = M0, select: str = "readings+", *extra: str,
+def run(project, now: dt.datetime, mutable_time: dt.datetime = M0, select: str = "readings readings_copy", *extra: str,
         expect_success: bool = True):
-    return project.dbt("run", "--select", select, *extra, project_dir=CHANNELS, expect_success=expect_success,
+    """dbt run of the channel and its continual task (select "readings+" adds the epoch views,
+    which a first run creates: as views they read the channel's latest state ever after)."""
+    return project.dbt("run", "--select", *select.split(), *extra, project_dir=CHANNELS, expect_success=expect_success,
                        vars={"channels__source": project.source_schema, "tideline__now": now.strftime("%Y-%m-%d %H:%M:%S"),
                              "channels__mutable_time": mutable_time.strftime("%Y-%m-%d %H:%M:%S")})
 
@@ -88,7 +90,7 @@ def test_the_seeds_scenario_epochs_moves_refusals_and_downstream(channel_project
     realtime: list[dict] = []
     changes: list[tuple[int, dict]] = []
 
-    def step(now, rt=(), a=(), b=(), move_to=None, refused: str | None = None):
+    def step(now, rt=(), a=(), b=(), move_to=None, refused: str | None = None, first: bool = False):
         rt = [{**r, "load_tstamp": now - dt.timedelta(minutes=30)} for r in rt]
         realtime.extend(rt)
         changes.extend(load(project, list(rt), list(a), list(b)))
@@ -99,7 +101,8 @@ def test_the_seeds_scenario_epochs_moves_refusals_and_downstream(channel_project
                 ref.run(now, realtime, changes, move_to)
         else:
             ref.run(now, realtime, changes, move_to)
-        result = run(project, now, move_to or ref.mutable_time, expect_success=refused is None)
+        result = run(project, now, move_to or ref.mutable_time, "readings+" if first else "readings readings_copy",
+                     expect_success=refused is None)
         if refused:
             text = " ".join(result.messages)
             assert "tideline: channel readings" in text and refused in text, f"run at {now}: {result.success} {text}"
@@ -112,7 +115,7 @@ def test_the_seeds_scenario_epochs_moves_refusals_and_downstream(channel_project
     # run 1: real-time items after mutable_time; two writers insert history at or before it
     step(t(29, 6), rt=[item(t(29, 1), "r1", 10), item(t(29, 2), "r2", 20)],
          a=[change("insert", t(27, 10), "a1", t(28, 1), 1), change("insert", t(28, 9), "a2", t(28, 2), 2)],
-         b=[change("insert", t(28, 9), "b1", t(28, 3), 3), change("insert", M0, "b0", t(28, 4), 4)])
+         b=[change("insert", t(28, 9), "b1", t(28, 3), 3), change("insert", M0, "b0", t(28, 4), 4)], first=True)
     # run 2: more real-time; B deletes A's item before A changes it again (mixed order across
     # writers), an item exactly at mutable_time is mutable, a delete of a missing item is counted
     step(t(29, 12), rt=[item(t(29, 7), "r3", 30)],
@@ -142,3 +145,151 @@ def test_the_seeds_scenario_epochs_moves_refusals_and_downstream(channel_project
     assert_epochs(project, ref, "after --full-refresh")
     assert_rows_equal(project.table("readings_copy", COLUMNS), ref.epoch("IMMUTABLE"), label="readings_copy after --full-refresh")
 
+
+
+# ---- crash at each fault point of a run that changes and moves, then the rerun ----------------
+
+def history(project) -> Channel:
+    """A first run (real-time items, history from both writers), then the loads of a second run
+    that changes items and moves mutable_time: the reference after both runs."""
+    ref = Channel(M0)
+    rt1 = [{**item(t(29, 1), "r1", 10), "load_tstamp": t(29, 2)}]
+    a1 = [change("insert", t(28, 9), "a1", t(28, 1), 1), change("insert", t(28, 20), "a2", t(28, 2), 2)]
+    b1 = [change("insert", t(27, 9), "b1", t(28, 3), 3)]
+    load(project, rt1, a1, b1)
+    changes = [(0, c) for c in a1] + [(1, c) for c in b1]
+    ref.run(t(29, 6), rt1, changes)
+    run(project, t(29, 6), M0, "readings readings_all readings_copy")
+    rt2 = [{**item(t(29, 7), "r2", 20), "load_tstamp": t(29, 8)}]
+    a2 = [change("delete", t(28, 9), "a1", t(29, 7)), change("insert", t(28, 22), "a3", t(29, 8), 5)]
+    b2 = [change("insert", t(28, 9), "a1", t(29, 7), 9)]
+    load(project, rt2, a2, b2)
+    ref.run(t(29, 12), rt1 + rt2, changes + [(0, c) for c in a2] + [(1, c) for c in b2], move_to=AT)
+    return ref
+
+
+@pytest.mark.parametrize("step", ["decided", "written", "committed"])
+def test_a_crash_at_each_step_then_a_rerun_equals_an_uninterrupted_run(runner, channel_project, step):
+    project = Project(runner, f"channel_crash_{step}")
+    project.reset()
+    try:
+        for name, columns in (("realtime", REALTIME), ("backfill_a", CHANGES), ("backfill_b", CHANGES)):
+            project.write_source(name, columns, [], replace=True)
+        ref = history(project)
+        crashed = project.dbt("run", "--select", "readings", project_dir=CHANNELS, expect_success=False,
+                              vars={"channels__source": project.source_schema, "tideline__now": "2025-03-01 12:00:00",
+                                    "channels__mutable_time": AT.strftime("%Y-%m-%d %H:%M:%S"), "tideline__fail_at": f"readings:{step}"})
+        assert any(f"injected failure after readings:{step}" in m for m in crashed.messages), crashed.messages
+        if step != "committed":
+            assert committed_runs(project) == 1, "a run that died before its commit left a committed run"
+        run(project, t(29, 12), AT, "readings readings_copy")   # after its commit, the rerun finds it all done
+        for view, rows in (("readings", ref.epoch("IMMUTABLE")), ("readings_all", ref.epoch("ALL")), ("readings_copy", ref.epoch("IMMUTABLE"))):
+            assert_rows_equal(project.table(view, COLUMNS), rows, label=f"{view} after a crash at {step} and the rerun")
+    finally:
+        project.reset()
+
+
+# ---- any interleaving of writers, real-time items and moves, split into runs (hypothesis) ----
+
+from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+# one event per minute of the day of 2025-03-01 (minutes 1..40): (kind, key or move, value)
+events = st.lists(
+    st.tuples(st.sampled_from(["rt", "a_insert", "a_delete", "b_insert", "b_delete", "move"]),
+              st.integers(0, 5), st.integers(0, 9)),
+    min_size=1, max_size=14)
+
+
+@settings(max_examples=3, deadline=None, phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(history=events, runs=st.integers(1, 3), seed=st.randoms(use_true_random=False))
+def test_any_interleaving_of_writers_and_moves_split_into_runs_equals_the_reference(runner, channel_project, history, runs, seed):
+    """Items live on six keys around 2025-02-28 (hours 6 to 21, every 3 hours); mutable_time
+    starts at 2025-03-01 and each move takes it 3 hours earlier. Writers change only items at
+    or before it, real-time items come after it; several events may share a change time (ties
+    between the writers, and a delete and an insert of one key in one minute)."""
+    project = Project(runner, "channel_property")
+    project.reset()
+    try:
+        for name, columns in (("realtime", REALTIME), ("backfill_a", CHANGES), ("backfill_b", CHANGES)):
+            project.write_source(name, columns, [], replace=True)
+        ref = Channel(M0)
+        boundary = M0
+        timeline: list[tuple[dt.datetime, str, dict | None]] = []   # (time, kind, row)
+        for i, (kind, key, value) in enumerate(history):
+            at = M0 + dt.timedelta(minutes=1 + i // 2)     # two events a minute: ties
+            if kind == "move":
+                if boundary - dt.timedelta(hours=3) >= t(27, 0):
+                    boundary -= dt.timedelta(hours=3)
+                    timeline.append((at, "move", {"to": boundary}))
+                continue
+            if kind == "rt":
+                timeline.append((at, "rt", {**item(M0 + dt.timedelta(hours=key + 1), f"r{key}", value), "load_tstamp": at}))
+                continue
+            time = boundary - dt.timedelta(hours=3 * (key % 3))   # at or before the boundary (at it too)
+            timeline.append((at, kind, change(kind.split("_")[1], time, f"k{key}", at, value)))
+        times = sorted({e[0] for e in timeline}) or [M0 + dt.timedelta(minutes=1)]
+        realtime: list[dict] = []
+        changes: list[tuple[int, dict]] = []
+        done = 0
+        first = True
+        cuts = run_cuts(times, runs, seed)
+        for cut in cuts:
+            now = times[cut] + dt.timedelta(seconds=30)
+            batch = [e for e in timeline[done:] if e[0] <= times[cut]]
+            done += len(batch)
+            moves = [e[2]["to"] for e in batch if e[1] == "move"]
+            rt = [e[2] for e in batch if e[1] == "rt"]
+            a = [e[2] for e in batch if e[1].startswith("a_")]
+            b = [e[2] for e in batch if e[1].startswith("b_")]
+            realtime += rt
+            changes += load(project, rt, a, b)
+            move_to = min(moves) if moves else None
+            ref.run(now, realtime, changes, move_to)
+            run(project, now, ref.mutable_time, "readings+" if first else "readings readings_copy")
+            first = False
+        assert_epochs(project, ref, f"after {len(times)} event times in runs cut at {cuts}")
+        assert_rows_equal(project.table("readings_copy", COLUMNS), ref.epoch("IMMUTABLE"), label="readings_copy")
+    finally:
+        project.reset()
+
+
+# ---- bad input: refused before anything is written, naming the channel and the value ----------
+
+GOOD = ("materialized='channel', item_id='item_id', arrival_column='load_tstamp', columns={'value': 'int', 'label': 'string'}, "
+        "changes=['hub.backfill_a']")
+SELECT = "-- depends_on: {{ source('hub', 'backfill_a') }}\nselect item_time, item_id, value, label, load_tstamp from {{ source('hub', 'realtime') }}"
+BAD_CHANNELS = {
+    "bad_future": (GOOD + ", mutable_time='2099-01-01'", SELECT, "mutable_time = 2099-01-01 is invalid; accepted: a time in the past"),
+    "bad_unparseable": (GOOD + ", mutable_time='yesterday'", SELECT, "mutable_time = yesterday is invalid; accepted: a UTC time"),
+    "bad_retention": (GOOD + ", mutable_time='2025-01-01', retention_days=30", SELECT, "mutable_time and retention_days cannot be combined"),
+    "bad_columns": ("materialized='channel', columns={'op': 'string'}", SELECT, "columns = op is invalid; accepted: payload columns other than"),
+    "bad_change_relation": (GOOD.replace("hub.backfill_a", "hub.realtime") + ", mutable_time='2025-01-01'",
+                            "-- depends_on: {{ source('hub', 'backfill_a') }}\n" + SELECT, "lacks op, changed_at"),
+    "bad_epoch": ("materialized='view'", "select * from {{ tideline.channel_items(ref('readings'), 'SOMETIMES') }}",
+                  "tideline: channel readings: epoch = SOMETIMES is invalid; accepted: IMMUTABLE (the default), MUTABLE or ALL"),
+    "bad_count": ("materialized='view'", "select * from {{ tideline.channel_latest(ref('readings'), 0) }}",
+                  "tideline: channel readings: n = 0 is invalid; accepted: an integer >= 1"),
+    "bad_next_time": ("materialized='view'", "select * from {{ tideline.channel_next(ref('readings'), 'soon', 3) }}",
+                      "tideline: channel readings: after = soon is invalid"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_CHANNELS))
+def test_bad_settings_and_epoch_queries_are_refused_naming_the_channel_and_the_value(channel_project, name):
+    config, body, message = BAD_CHANNELS[name]
+    project = channel_project
+    path = CHANNELS / "models" / f"{name}.sql"
+    path.write_text(f"{{{{ config({config}) }}}}\n{body}\n")
+    try:
+        project.runner.execute(f"create schema if not exists {project.schema}")
+        if not project.rows(f"show tables in {project.schema} like 'readings'"):
+            run(project, t(29, 6), M0, "readings")
+        failed = project.dbt("run", "--select", name, project_dir=CHANNELS, expect_success=False,
+                             vars={"channels__source": project.source_schema, "tideline__now": "2025-03-02 00:00:00"})
+        text = " ".join(failed.messages)
+        assert message in text, text
+        assert not project.rows(f"show tables in {project.schema} like '{name}*'"), "a refused channel wrote a table"
+    finally:
+        path.unlink()
