@@ -43,7 +43,7 @@ next-load: setup
 	$(BIN)/python -m tideline_tools.demo next-load --hours $(or $(HOURS),1)
 
 lint: setup
-	$(BIN)/sqlfluff lint models macros tests analyses examples/derivations/models examples/continual_tasks/models
+	$(BIN)/sqlfluff lint models macros tests analyses examples/derivations/models examples/continual_tasks/models examples/channels/models
 
 # The whole suite: lint, the tests on local Spark, then the end-to-end tests on a real
 # standalone cluster through the Thrift server (started and stopped around them).

@@ -190,7 +190,7 @@ from hypothesis import strategies as st  # noqa: E402
 commits = st.lists(st.tuples(st.integers(1, 4), st.integers(-50, 50), st.integers(0, 5)), min_size=1, max_size=10)
 
 
-@settings(max_examples=3, deadline=None, phases=[Phase.explicit, Phase.generate],
+@settings(max_examples=2, deadline=None, phases=[Phase.explicit, Phase.generate],
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(rows=commits, runs=st.integers(1, 3), seed=st.randoms(use_true_random=False))
 def test_any_split_of_runs_equals_the_reference_and_one_replay(project, deps, rows, runs, seed):

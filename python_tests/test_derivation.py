@@ -225,7 +225,7 @@ transfers_strategy = st.lists(
 RANDOM_MODELS = ["flagged_transfers", "account_activity", "sender_totals", "first_send"]
 
 
-@settings(max_examples=3, deadline=None, phases=[Phase.explicit, Phase.generate],
+@settings(max_examples=2, deadline=None, phases=[Phase.explicit, Phase.generate],
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(rows=transfers_strategy, runs=st.integers(1, 3), seed=st.randoms(use_true_random=False))
 def test_any_split_of_runs_equals_the_reference_and_one_run(project, deps, rows, runs, seed):

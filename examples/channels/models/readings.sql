@@ -12,5 +12,10 @@
     checks={'value_not_negative': 'value >= 0', 'label_present': 'label is not null'},
 ) }}
 
-select item_time, item_id, value, label, load_tstamp
+select
+    item_time,
+    item_id,
+    value,
+    label,
+    load_tstamp
 from {{ source('hub', 'realtime') }}

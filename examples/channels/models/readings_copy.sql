@@ -4,5 +4,9 @@
           columns={'item_time': 'timestamp', 'item_id': 'string', 'value': 'int', 'label': 'string'}) }}
 
 insert into {{ this }}
-select item_time, item_id, value, label
+select
+    item_time,
+    item_id,
+    value,
+    label
 from {{ tideline.input('readings') }}
