@@ -76,12 +76,12 @@ class Channel:
                 if any(not check(v) for v in moving.values()):
                     raise Refused(f"check {name} fails")
         # commit
-        for r in sorted(new_rt, key=lambda r: payload_json(r), reverse=True):   # the last by payload wins
+        by_payload = sorted(new_rt, key=lambda r: payload_json(r), reverse=True)
+        for r in sorted(by_payload, key=lambda r: r["load_tstamp"]):   # the first to arrive, then the last by payload
             key = (millis(r["item_time"]), r["item_id"])
             if key not in self.stable_at:   # a stable item is immutable: a reloaded copy is a duplicate
                 items[key] = {"value": r["value"], "label": r["label"]}
-        for r in new_rt:
-            self.stable_at.setdefault((millis(r["item_time"]), r["item_id"]), now)
+                self.stable_at[key] = now
         if new_rt:
             self.realtime_after = max(r["load_tstamp"] for r in new_rt)
         if move_to is not None:

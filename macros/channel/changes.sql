@@ -97,12 +97,13 @@
         {%- if state.realtime_after %} and r.{{ settings.arrival }} > {{ tideline.ts(state.realtime_after) }}{% endif %}
 {%- endmacro %}
 
-{#- The real-time items this run adds: one per key (the last by payload), and none whose key
-    is a stable item already (a reloaded row: immutable, counted as a duplicate). -#}
+{#- The real-time items this run adds: one per key (the first to arrive, then the last by
+    payload), and none whose key is a stable item already (a reloaded row: immutable, counted as
+    a duplicate), so a rebuild that reads every copy at once keeps the same one. -#}
 {% macro _channel_realtime_new_sql(settings, items, state) %}
     select r.*
     from (
-        select *, row_number() over (partition by item_time, item_id order by {{ tideline._payload_json(settings) }} desc) as tl_copy
+        select *, row_number() over (partition by item_time, item_id order by tl_arrival, {{ tideline._payload_json(settings) }} desc) as tl_copy
         from realtime
     ) as r
     {%- if state.runs > 0 %}
