@@ -317,7 +317,7 @@ from (
             "dvce_sent_tstamp": "timestamp_micros(_ev_us - _device_us + 1000000)",
             "domain_sessionid": uuid("_session_md5"),
             "derived_tstamp": "timestamp_micros(_ev_us)",
-            "event_vendor": "case when name = 'link_click' then 'com.snowplowanalytics.snowplow' end",
+            "event_vendor": "'com.snowplowanalytics.snowplow'",
             "event_name": "name",
             "event_format": "'jsonschema'",
             "event_version": "'1-0-0'",

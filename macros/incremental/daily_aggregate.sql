@@ -8,7 +8,10 @@
 {#- The filtered events, as the FROM of a daily aggregate. The materialization narrows it to
     the dates it processes (committed rows only); compiled on its own it reads them all. -#}
 {% macro filtered_events() %}
-    (select * from {{ ref('tl_filtered_events') }} where /* tideline: days to process */ true) as filtered_events
+(
+    select * from {{ ref('tl_filtered_events') }}
+    where /* tideline: days to process */ true
+) as filtered_events
 {%- endmacro %}
 
 {% macro _daily_backfill_dates() %}

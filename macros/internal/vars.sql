@@ -20,6 +20,8 @@
         'tideline__backfill_dates': none,
         'tideline__run_lock_minutes': 120,
         'tideline__compact_every': 24,
+        'tideline__include_current_day': true,
+        'tideline__attributes_as_of': none,
     }) -}}
 {% endmacro %}
 
@@ -54,6 +56,14 @@
         {{ tideline._var_error(name, value, "an integer >= " ~ minimum) }}
     {%- endif -%}
     {{- return(value | int) -}}
+{% endmacro %}
+
+{% macro var_bool(name) %}
+    {%- set value = tideline.tl_var(name) -%}
+    {%- if value is not boolean -%}
+        {{ tideline._var_error(name, value, "true or false") }}
+    {%- endif -%}
+    {{- return(value) -}}
 {% endmacro %}
 
 {% macro var_string_list(name) %}
@@ -163,6 +173,8 @@
     {%- endfor -%}
     {%- do tideline._daily_backfill_dates() -%}
     {%- do tideline.var_int('tideline__run_lock_minutes', 1) -%}
+    {%- do tideline.var_bool('tideline__include_current_day') -%}
+    {%- do tideline.attributes_reference_date() -%}
     {#- renders to nothing, so dbt sends no statement for this hook -#}
 {% endmacro %}
 

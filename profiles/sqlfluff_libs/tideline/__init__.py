@@ -16,6 +16,8 @@ def _macro(name):
             return "_tl_input"
         if name in ("filtered_events", "events_this_run"):
             return name
+        if name.startswith("attribute_view_"):  # a model generated from an attribute view: a select
+            return "select 1 as generated"
         if name.startswith("channel_"):  # an epoch query over a channel: a subquery
             return "(select 1) as channel_items"
         if name.endswith("_list"):
