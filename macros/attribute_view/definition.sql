@@ -39,10 +39,10 @@
 {#- `value` a mapping whose keys are all in `allowed` (and `required` present). -#}
 {% macro _check_keys(where, what, value, allowed, required) %}
     {%- if value is not mapping -%}
-        {{ tideline._view_error(where, what ~ " = " ~ (value | tojson) ~ " is not a mapping (keys: " ~ allowed | join(', ') ~ ")") }}
+        {{ tideline._view_error(where, what ~ " = " ~ tojson(value) ~ " is not a mapping (keys: " ~ allowed | join(', ') ~ ")") }}
     {%- endif -%}
     {%- for key in value if key not in allowed -%}
-        {{ tideline._view_error(where, what ~ " has an unknown key " ~ (key | tojson) ~ " (keys: " ~ allowed | join(', ') ~ ")") }}
+        {{ tideline._view_error(where, what ~ " has an unknown key " ~ tojson(key) ~ " (keys: " ~ allowed | join(', ') ~ ")") }}
     {%- endfor -%}
     {%- for key in required if value.get(key) is none -%}
         {{ tideline._view_error(where, what ~ " needs " ~ key) }}
@@ -61,9 +61,9 @@
     {%- set m = modules.re.match('^P(?:(\d+)D|(\d+)W|T(\d+)H)$', text) -%}
     {%- if m is none -%}
         {%- if modules.re.match('^P(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$', text) and text not in ['P', 'PT'] -%}
-            {{ tideline._view_error(where, "period " ~ (period | tojson) ~ " is not supported; accepted: PnD (days), PnW (weeks) or PTnH with n a multiple of 24 (years and months have no fixed length; hours, minutes and seconds are finer than the daily aggregate's days); none for the lifetime") }}
+            {{ tideline._view_error(where, "period " ~ tojson(period) ~ " is not supported; accepted: PnD (days), PnW (weeks) or PTnH with n a multiple of 24 (years and months have no fixed length; hours, minutes and seconds are finer than the daily aggregate's days); none for the lifetime") }}
         {%- endif -%}
-        {{ tideline._view_error(where, "period " ~ (period | tojson) ~ " is not an ISO-8601 duration; accepted: PnD (days), PnW (weeks) or PTnH with n a multiple of 24; none for the lifetime") }}
+        {{ tideline._view_error(where, "period " ~ tojson(period) ~ " is not an ISO-8601 duration; accepted: PnD (days), PnW (weeks) or PTnH with n a multiple of 24; none for the lifetime") }}
     {%- endif -%}
     {%- set days = (m.group(1) | int) if m.group(1) else ((m.group(2) | int) * 7 if m.group(2) else (m.group(3) | int) / 24) -%}
     {%- if m.group(3) and (m.group(3) | int) % 24 != 0 -%}
@@ -85,19 +85,19 @@
     {%- endif -%}
     {%- do tideline._check_keys(where, "the view", view, ['name', 'version', 'attribute_key', 'include_current_day', 'attributes', 'description', 'owner'], ['name', 'attribute_key', 'attributes']) -%}
     {%- if not tideline._is_identifier(view.name) -%}
-        {{ tideline._view_error(where, "name " ~ (view.name | tojson) ~ " is invalid; accepted: letters, digits and underscores") }}
+        {{ tideline._view_error(where, "name " ~ tojson(view.name) ~ " is invalid; accepted: letters, digits and underscores") }}
     {%- endif -%}
     {%- set version = view.get('version', 1) -%}
     {%- if version is boolean or version is not number or (version | int) != version or version < 1 -%}
-        {{ tideline._view_error(where, "version " ~ (version | tojson) ~ " is invalid; accepted: a whole number >= 1") }}
+        {{ tideline._view_error(where, "version " ~ tojson(version) ~ " is invalid; accepted: a whole number >= 1") }}
     {%- endif -%}
     {%- if not tideline._is_identifier(view.get('attribute_key')) -%}
-        {{ tideline._view_error(where, "attribute_key " ~ (view.get('attribute_key') | tojson) ~ " is invalid; accepted: a column of the events, e.g. domain_userid") }}
+        {{ tideline._view_error(where, "attribute_key " ~ tojson(view.get('attribute_key')) ~ " is invalid; accepted: a column of the events, e.g. domain_userid") }}
     {%- endif -%}
     {%- set include = view.get('include_current_day') -%}
     {%- set include = tideline.var_bool('tideline__include_current_day') if include is none else include -%}
     {%- if include is not boolean -%}
-        {{ tideline._view_error(where, "include_current_day " ~ (include | tojson) ~ " is invalid; accepted: true or false") }}
+        {{ tideline._view_error(where, "include_current_day " ~ tojson(include) ~ " is invalid; accepted: true or false") }}
     {%- endif -%}
     {%- if view.get('attributes') is string or view.get('attributes') is mapping or view.get('attributes') is not iterable or view.get('attributes') | length == 0 -%}
         {{ tideline._view_error(where, "attributes must be a non-empty list") }}
@@ -109,7 +109,7 @@
         {%- set at = where ~ ", attribute " ~ (a.name if a is mapping and a.name is string else "#" ~ loop.index) -%}
         {%- do tideline._check_keys(at, "the attribute", a, ['name', 'type', 'events', 'aggregation', 'property', 'criteria', 'period', 'description'], ['name', 'type', 'aggregation']) -%}
         {%- if not tideline._is_identifier(a.name) or (a.name | lower).startswith('_tl_') -%}
-            {{ tideline._view_error(at, "name " ~ (a.name | tojson) ~ " is invalid; accepted: letters, digits and underscores (it is the column's name)") }}
+            {{ tideline._view_error(at, "name " ~ tojson(a.name) ~ " is invalid; accepted: letters, digits and underscores (it is the column's name)") }}
         {%- endif -%}
         {%- if a.name | lower in seen -%}
             {{ tideline._view_error(at, "the name " ~ a.name ~ " is used twice" ~ (" (it is the view's key or event_date)" if a.name | lower in seen[:2] else "") ~ "; attribute names must be unique") }}
@@ -118,7 +118,7 @@
 
         {%- set aggregation = a.aggregation | string | lower -%}
         {%- if aggregation not in tideline.attribute_aggregations() -%}
-            {{ tideline._view_error(at, "unknown aggregation " ~ (a.aggregation | tojson) ~ "; accepted: " ~ tideline.attribute_aggregations() | join(', ')) }}
+            {{ tideline._view_error(at, "unknown aggregation " ~ tojson(a.aggregation) ~ "; accepted: " ~ tideline.attribute_aggregations() | join(', ')) }}
         {%- endif -%}
 
         {#- the declared type, and whether the aggregation can give it -#}
@@ -126,7 +126,7 @@
         {%- set is_list = type_name.endswith('_list') -%}
         {%- set scalar = type_name[:-5] if is_list else type_name -%}
         {%- if scalar not in tideline.attribute_types() -%}
-            {{ tideline._view_error(at, "unknown type " ~ (a.type | tojson) ~ "; accepted: " ~ tideline.attribute_types().keys() | join(', ') ~ ", or one of them with _list (for unique_list)") }}
+            {{ tideline._view_error(at, "unknown type " ~ tojson(a.type) ~ "; accepted: " ~ tideline.attribute_types().keys() | join(', ') ~ ", or one of them with _list (for unique_list)") }}
         {%- endif -%}
         {%- set kind = tideline.value_kind(scalar) -%}
         {%- set fits = {
@@ -142,13 +142,13 @@
 
         {#- the property: none for a counter, a column or a path into one for the others -#}
         {%- if aggregation == 'counter' and a.get('property') is not none -%}
-            {{ tideline._view_error(at, "a counter counts events and takes no property (got " ~ (a.get('property') | tojson) ~ "); narrow the events with criteria instead") }}
+            {{ tideline._view_error(at, "a counter counts events and takes no property (got " ~ tojson(a.get('property')) ~ "); narrow the events with criteria instead") }}
         {%- endif -%}
         {%- if aggregation != 'counter' and a.get('property') is none -%}
             {{ tideline._view_error(at, "aggregation " ~ aggregation ~ " needs a property (a column, or a path such as contexts_x_1[0].field)") }}
         {%- endif -%}
         {%- if a.get('property') is not none and not tideline._is_property_path(a.get('property')) -%}
-            {{ tideline._view_error(at, "property " ~ (a.get('property') | tojson) ~ " is invalid; accepted: a column or a path into one, e.g. geo_country or contexts_x_1[0].field") }}
+            {{ tideline._view_error(at, "property " ~ tojson(a.get('property')) ~ " is invalid; accepted: a column or a path into one, e.g. geo_country or contexts_x_1[0].field") }}
         {%- endif -%}
 
         {#- the events -#}
@@ -156,9 +156,9 @@
             {{ tideline._view_error(at, "events must be a non-empty list of {vendor, name, version}") }}
         {%- endif -%}
         {%- for e in a.get('events') -%}
-            {%- do tideline._check_keys(at, "event " ~ (e | tojson), e, ['vendor', 'name', 'version'], ['vendor', 'name']) -%}
+            {%- do tideline._check_keys(at, "event " ~ tojson(e), e, ['vendor', 'name', 'version'], ['vendor', 'name']) -%}
             {%- for key in ['vendor', 'name', 'version'] if e.get(key) is not none and (e.get(key) is not string or e.get(key) == '') -%}
-                {{ tideline._view_error(at, "event " ~ (e | tojson) ~ ": " ~ key ~ " must be a non-empty string" ~ (" or null (any version)" if key == 'version' else "")) }}
+                {{ tideline._view_error(at, "event " ~ tojson(e) ~ ": " ~ key ~ " must be a non-empty string" ~ (" or null (any version)" if key == 'version' else "")) }}
             {%- endfor -%}
         {%- endfor -%}
 
@@ -176,22 +176,22 @@
             {%- endif -%}
             {%- set conditions = [] -%}
             {%- for c in items -%}
-                {%- do tideline._check_keys(at, "criterion " ~ (c | tojson), c, ['property', 'operator', 'value'], ['property', 'operator']) -%}
+                {%- do tideline._check_keys(at, "criterion " ~ tojson(c), c, ['property', 'operator', 'value'], ['property', 'operator']) -%}
                 {%- set operator = modules.re.sub('\s+', ' ', c.get('operator') | string | lower | trim) -%}
                 {%- if operator not in tideline.criteria_operators() -%}
-                    {{ tideline._view_error(at, "criterion " ~ (c | tojson) ~ ": unknown operator " ~ (c.get('operator') | tojson) ~ "; accepted: " ~ tideline.criteria_operators() | join(', ')) }}
+                    {{ tideline._view_error(at, "criterion " ~ tojson(c) ~ ": unknown operator " ~ tojson(c.get('operator')) ~ "; accepted: " ~ tideline.criteria_operators() | join(', ')) }}
                 {%- endif -%}
                 {%- if not tideline._is_property_path(c.get('property')) -%}
-                    {{ tideline._view_error(at, "criterion " ~ (c | tojson) ~ ": property " ~ (c.get('property') | tojson) ~ " is invalid; accepted: a column or a path into one") }}
+                    {{ tideline._view_error(at, "criterion " ~ tojson(c) ~ ": property " ~ tojson(c.get('property')) ~ " is invalid; accepted: a column or a path into one") }}
                 {%- endif -%}
                 {%- if operator in ['is null', 'is not null'] and c.get('value') is not none -%}
-                    {{ tideline._view_error(at, "criterion " ~ (c | tojson) ~ ": operator " ~ operator ~ " takes no value") }}
+                    {{ tideline._view_error(at, "criterion " ~ tojson(c) ~ ": operator " ~ operator ~ " takes no value") }}
                 {%- endif -%}
                 {%- if operator not in ['is null', 'is not null'] and c.get('value') is none -%}
-                    {{ tideline._view_error(at, "criterion " ~ (c | tojson) ~ ": operator " ~ operator ~ " needs a value (for nulls use is null / is not null)") }}
+                    {{ tideline._view_error(at, "criterion " ~ tojson(c) ~ ": operator " ~ operator ~ " needs a value (for nulls use is null / is not null)") }}
                 {%- endif -%}
                 {%- if operator == 'in' and (c.get('value') is string or c.get('value') is mapping or c.get('value') is not iterable or c.get('value') | length == 0) -%}
-                    {{ tideline._view_error(at, "criterion " ~ (c | tojson) ~ ": operator in needs a non-empty list of values") }}
+                    {{ tideline._view_error(at, "criterion " ~ tojson(c) ~ ": operator in needs a non-empty list of values") }}
                 {%- endif -%}
                 {%- do conditions.append({'property': c.get('property'), 'operator': operator, 'value': c.get('value')}) -%}
             {%- endfor -%}

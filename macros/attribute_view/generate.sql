@@ -143,7 +143,7 @@
     null property is not equal to the value (a plain <> would drop the row). -#}
 {% macro _criterion_sql(a, c, schema) %}
     {%- set found = tideline.property_type(schema, c.property) -%}
-    {%- set fail = "criterion " ~ c.property ~ " " ~ c.operator ~ ((" " ~ (c.value | tojson)) if c.value is not none else "") ~ ": " -%}
+    {%- set fail = "criterion " ~ c.property ~ " " ~ c.operator ~ ((" " ~ tojson(c.value)) if c.value is not none else "") ~ ": " -%}
     {%- if found is none -%}
         {{ tideline._view_error(a.where, fail ~ "property " ~ c.property ~ " is not in the events (no such column or field in tl_filtered_events)") }}
     {%- endif -%}
@@ -161,7 +161,7 @@
     {%- for v in (c.value if c.operator == 'in' else [c.value]) -%}
         {%- set literal = tideline._criterion_literal(kind, v) -%}
         {%- if literal is none -%}
-            {{ tideline._view_error(a.where, fail ~ "value " ~ (v | tojson) ~ " does not fit " ~ c.property ~ ", which is " ~ found
+            {{ tideline._view_error(a.where, fail ~ "value " ~ tojson(v) ~ " does not fit " ~ c.property ~ ", which is " ~ found
                 ~ {'number': ' (a number is needed)', 'string': ' (a string is needed)', 'boolean': ' (true or false is needed)',
                    'date': ' (a date YYYY-MM-DD is needed)', 'timestamp': ' (a time YYYY-MM-DD[ HH:MM[:SS]] is needed)'}[kind]) }}
         {%- endif -%}
