@@ -163,9 +163,9 @@ BAD = [
 
 
 def test_bad_definitions_are_refused_naming_the_view_and_the_attribute(project):
+    project.dbt("deps", project_dir=CONSUMER)
     if not has_filtered_events(project):
         project.load(WORLD, until=dt.datetime(2025, 5, 3), cadence_seconds=3600)
-        project.dbt("deps", project_dir=CONSUMER)
         project.dbt("run", "--select", "tl_filtered_events", vars={**SETTINGS.vars(), "tideline__now": "2025-05-03"},
                     project_dir=CONSUMER)
     shutil.rmtree(BAD_VIEWS, ignore_errors=True)
