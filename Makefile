@@ -70,9 +70,12 @@ $(AIRFLOW_STAMP): orchestration/airflow/requirements.txt orchestration/airflow/c
 	  -r orchestration/airflow/requirements.txt -c orchestration/airflow/constraints.txt
 	touch $(AIRFLOW_STAMP)
 
-# The example DAG run for real by `airflow dags test` (not part of `make test`: see the README).
+# The example DAG run for real by `airflow dags test`, on the local target and on the cluster
+# (started and stopped around it). Not part of `make test`: see the README ("Scheduling").
 test-airflow: airflow-setup
-	TIDELINE_AIRFLOW_BIN=$(AIRFLOW_VENV)/bin $(BIN)/python -m pytest orchestration/airflow/tests
+	$(BIN)/python -m tideline_tools.cluster up
+	TIDELINE_AIRFLOW_BIN=$(AIRFLOW_VENV)/bin $(BIN)/python -m pytest orchestration/airflow/tests; status=$$?; \
+	  $(BIN)/python -m tideline_tools.cluster down; exit $$status
 
 cluster-up: setup
 	$(BIN)/python -m tideline_tools.cluster up

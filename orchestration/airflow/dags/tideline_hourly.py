@@ -98,6 +98,9 @@ with DAG(
             profile_config=PROFILE,
             execution_config=ExecutionConfig(execution_mode=ExecutionMode.LOCAL, dbt_executable_path=DBT,
                                              invocation_mode=InvocationMode.SUBPROCESS),
-            render_config=RenderConfig(load_method=LoadMode.DBT_MANIFEST, test_behavior=TestBehavior.AFTER_EACH),
+            # each model's tests right after it; a test over two models (a relationships test) in a
+            # task of its own after both, not in the first model's task before the second exists
+            render_config=RenderConfig(load_method=LoadMode.DBT_MANIFEST, test_behavior=TestBehavior.AFTER_EACH,
+                                       should_detach_multiple_parents_tests=True),
             operator_args={"vars": VARS},
         )
