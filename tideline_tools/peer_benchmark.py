@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
+import re
 import statistics
 import sys
 import time
@@ -61,12 +62,18 @@ def dbt_run(args: list[str], project_dir, schema: str, vars_: dict | None = None
     from .dbt import run_dbt
 
     marks = {"queries": 0, "parsed": None}
+    trace: list[tuple[float, str]] = []   # (time, what): each statement sent and each node's start and end
 
     def watch(event) -> None:
-        if event.info.name == "SQLQuery":
+        name = event.info.name
+        if name == "SQLQuery":
             marks["queries"] += 1
-        elif event.info.name == "ConcurrencyLine" and marks["parsed"] is None:
+            trace.append((time.monotonic(), _statement_label(event.data.sql)))
+        elif name in ("NodeStart", "NodeFinished"):
+            trace.append((time.monotonic(), f"[{name} {event.data.node_info.node_name}]"))
+        elif name == "ConcurrencyLine" and marks["parsed"] is None:
             marks["parsed"] = time.monotonic()
+            trace.append((marks["parsed"], "[run starts]"))
 
     extra = {"TIDELINE_SCHEMA": schema, "PEER_SOURCE_SCHEMA": SOURCE_SCHEMA}
     if now is not None:
@@ -78,7 +85,24 @@ def dbt_run(args: list[str], project_dir, schema: str, vars_: dict | None = None
         run_dbt([*args, "--quiet", "--target-path", f"target/{schema}"], vars=vars_, target="local",
                 project_dir=project_dir, on_event=watch)
         ended = time.monotonic()
-    return {"wall": ended - started, "run": ended - (marks["parsed"] or started), "statements": marks["queries"]}
+    steps = [(label, later - at) for (at, label), (later, _) in zip(trace, trace[1:] + [(ended, "")])]
+    return {"wall": ended - started, "run": ended - (marks["parsed"] or started), "statements": marks["queries"],
+            "parse": (marks["parsed"] or started) - started, "steps": steps}
+
+
+def _statement_label(sql: str) -> str:
+    """The first words of a statement, without dbt's comment header."""
+    text = " ".join(re.sub(r"^/\*.*?\*/", "", sql.strip(), flags=re.S).split())
+    return text[:90]
+
+
+def print_steps(name: str, run: dict) -> None:
+    """Where one run's wall time went: parsing, then each statement (until the next statement or
+    node event: its own time plus the Jinja after it) and each node's start and end."""
+    print(f"\nWhere one run of {name} goes ({run['wall']:.2f} s, {run['statements']} statements):")
+    print(f"  {run['parse']:6.2f} s  dbt start and parse")
+    for label, seconds in run["steps"]:
+        print(f"  {seconds:6.2f} s  {label}")
 
 
 class Tideline:
@@ -212,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-late-days", type=int, default=10)
     parser.add_argument("--seed", type=int, default=2025)
     parser.add_argument("--no-catch-up", action="store_true", help="skip the one-run catch-up")
+    parser.add_argument("--steps", action="store_true",
+                        help="print where the last daily run of tideline and of microbatch lookback 3 went, statement by statement")
     args = parser.parse_args(argv)
 
     from .localenv import MetastoreLocked, use_data_dir
@@ -257,6 +283,9 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(summarize(system.name, runs[system.name], ratios, compare(runner, system.table())))
     print_table(f"Daily schedule: {args.days} runs, one a day (seconds are wall time of one run in a warm process)",
                 rows, others)
+    if args.steps:
+        for system in systems[:2]:
+            print_steps(system.name, runs[system.name][-1])
 
     if not args.no_catch_up:
         final = START + dt.timedelta(days=args.days)

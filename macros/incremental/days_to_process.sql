@@ -25,6 +25,12 @@
     {%- set min_rows = tideline.var_int('tideline__min_rows_to_process', 1) -%}
     {%- set reprocess_days = tideline.var_int('tideline__reprocess_days', 0) -%}
     {%- set now = tideline.now() -%}
+    {%- set fe_new_row -%}
+        state.model = 'tl_filtered_events' and state.batch <= reads.reads_up_to
+        {%- if backfill %} and state.event_date between date'{{ backfill[0] }}' and date'{{ backfill[1] }}'
+        {%- else %} and (reads.watermark is null or state.batch > reads.watermark)
+        {%- endif %}
+    {%- endset -%}
     with state as (
         select *
         from {{ tideline.state_table() }}
@@ -46,46 +52,33 @@
         from bounds
     ),
 
-    -- what the filtered events' committed batches added per date since M's watermark
-    new_rows as (
-        select state.event_date, sum(state.new_rows) as new_rows, sum(state.late_rows) as late_rows
+    -- one pass over the date rows: per date, what the filtered events' committed batches added
+    -- since M's watermark, and M's newest state of the date (max_by skips other models' rows)
+    per_date as (
+        select
+            state.event_date,
+            coalesce(sum(case when {{ fe_new_row }} then state.new_rows end), 0) as new_rows,
+            coalesce(sum(case when {{ fe_new_row }} then state.late_rows end), 0) as late_rows,
+            max_by(
+                struct(state.processed_rows, state.skipped_rows, state.last_processed_at),
+                case when state.model = '{{ model_name }}' then state.committed_at end
+            ) as current_state
         from state
         cross join reads
-        where
-            state.model = 'tl_filtered_events' and state.kind = 'date'
-            and state.batch <= reads.reads_up_to
-            {%- if backfill %}
-            and state.event_date between date'{{ backfill[0] }}' and date'{{ backfill[1] }}'
-            {%- else %}
-            and (reads.watermark is null or state.batch > reads.watermark)
-            {%- endif %}
+        where state.kind = 'date' {{- " and state.model = 'tl_filtered_events'" if first_build }}
         group by state.event_date
-    ),
-
-    -- M's newest state of each date
-    current_state as (
-        select event_date, processed_rows, skipped_rows, last_processed_at
-        from (
-            select
-                *,
-                row_number() over (partition by event_date order by committed_at desc) as newest
-            from state
-            where model = '{{ model_name }}' and kind = 'date' {{- ' and false' if first_build }}
-        ) as dates
-        where newest = 1
     ),
 
     candidates as (
         select
-            coalesce(n.event_date, c.event_date) as event_date,
-            coalesce(n.new_rows, 0) as new_rows,
-            coalesce(n.late_rows, 0) as late_rows,
-            coalesce(c.processed_rows, 0) as processed_before,
-            coalesce(c.skipped_rows, 0) as skipped_before,
-            c.last_processed_at
-        from new_rows as n
-        full outer join current_state as c on n.event_date = c.event_date
-        where coalesce(n.new_rows, 0) > 0 {{- ' or coalesce(c.skipped_rows, 0) > 0' if not backfill }}
+            event_date,
+            new_rows,
+            late_rows,
+            coalesce(current_state.processed_rows, 0) as processed_before,
+            coalesce(current_state.skipped_rows, 0) as skipped_before,
+            current_state.last_processed_at
+        from per_date
+        where new_rows > 0 {{- ' or coalesce(current_state.skipped_rows, 0) > 0' if not backfill }}
     ),
 
     decisions as (
