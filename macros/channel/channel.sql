@@ -111,7 +111,8 @@
             cast(max_by(upper_limit, batch) as string),
             cast(max_by(lower_limit, batch) as string),
             cast(max(watermark) as string),
-            count(*)
+            count(*),
+            {{ tideline.state_files_sql(settings.name) }}
         from {{ tideline.state_table() }}
         where model = '{{ settings.name }}' and kind = 'run'
     {% endset %}
@@ -119,7 +120,7 @@
     {%- set watermarks = {} -%}
     {%- for c in settings.changes if row[3] -%}{%- do watermarks.update({c.name: row[3]}) -%}{%- endfor -%}
     {{- return({'last_batch': row[0], 'mutable_time': tideline._millis_text(row[1]), 'realtime_after': row[2],
-                'frontier': row[3], 'watermarks': watermarks, 'runs': row[4] | int}) -}}
+                'frontier': row[3], 'watermarks': watermarks, 'runs': row[4] | int, 'state_files': row[5] | int}) -}}
 {% endmacro %}
 
 {#- 'YYYY-MM-DD HH:MM:SS.ffffff' as the channel writes times: to the millisecond, no zeros. -#}

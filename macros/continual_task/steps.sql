@@ -47,11 +47,11 @@
 
 {#- The task's committed state: its creation time I (the first step), the frontier F_prev
     reached (every input has been processed up to it), the live generation and how many
-    steps it has had. -#}
+    steps it has had, and the files of its state. -#}
 {% macro task_state(settings) %}
     {% set sql %}
         with runs as (
-            select batch, watermark, coalesce(generation, 0) as generation
+            select batch, watermark, coalesce(generation, 0) as generation, model, _metadata.file_path as state_file
             from {{ tideline.state_table() }}
             where model = '{{ settings.name }}' and kind = 'run'
         )
@@ -60,14 +60,15 @@
             cast(min(batch) as string),
             cast(max(watermark) as string),
             coalesce(max(generation), 0),
-            count_if(generation = (select max(generation) from runs))
+            count_if(generation = (select max(generation) from runs)),
+            {{ tideline.state_files_sql(settings.name, 'state_file') }}
         from runs
     {% endset %}
     {%- set row = tideline.query_rows(sql)[0] -%}
     {%- set watermarks = {} -%}
     {%- for i in settings.inputs if row[1] -%}{%- do watermarks.update({i.name: row[1]}) -%}{%- endfor -%}
     {{- return({'creation': row[0], 'frontier': row[1], 'watermarks': watermarks,
-                'generation': row[2] | int, 'runs_in_generation': row[3] | int}) -}}
+                'generation': row[2] | int, 'runs_in_generation': row[3] | int, 'state_files': row[4] | int}) -}}
 {% endmacro %}
 
 {#- The run's steps: [{'time', 'upto' (true: the snapshot step, every row up to time), 'data'

@@ -73,14 +73,14 @@
 {% endmacro %}
 
 {#- The derivation's committed state: F_prev, the newest batch written, the live generation and
-    how many runs wrote to it, and each transform's watermark (the newest commit time it has
-    processed). A rebuild starts from nothing. -#}
+    how many runs wrote to it, each transform's watermark (the newest commit time it has
+    processed), and the files of its state. A rebuild starts from nothing. -#}
 {% macro derivation_state(settings, rebuild) %}
-    {%- set state = {'frontier': none, 'batch': none, 'generation': 0, 'runs_in_generation': 0, 'watermarks': {}} -%}
+    {%- set state = {'frontier': none, 'batch': none, 'generation': 0, 'runs_in_generation': 0, 'watermarks': {}, 'state_files': none} -%}
     {%- if rebuild -%}{{ return(state) }}{%- endif -%}
     {% set sql %}
         with runs as (
-            select *
+            select *, _metadata.file_path as state_file
             from {{ tideline.state_table() }}
             where model = '{{ settings.name }}' and kind in ('run', 'transform')
         )
@@ -91,13 +91,15 @@
             cast(max(watermark) as string) as watermark,
             cast(max(batch) as string) as batch,
             max(generation) as generation,
-            count_if(generation = (select max(generation) from runs where kind = 'run')) as runs_in_generation
+            count_if(generation = (select max(generation) from runs where kind = 'run')) as runs_in_generation,
+            {{ tideline.state_files_sql(settings.name, 'state_file') }} as state_files
         from runs
         group by kind, transform
     {% endset %}
     {%- for row in tideline.query_rows(sql) -%}
         {%- if row[0] == 'run' -%}
-            {%- do state.update({'frontier': row[2], 'batch': row[3], 'generation': row[4] | int, 'runs_in_generation': row[5] | int}) -%}
+            {%- do state.update({'frontier': row[2], 'batch': row[3], 'generation': row[4] | int, 'runs_in_generation': row[5] | int,
+                                 'state_files': row[6] | int}) -%}
         {%- else -%}
             {%- do state.watermarks.update({row[1]: row[2]}) -%}
         {%- endif -%}

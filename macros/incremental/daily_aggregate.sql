@@ -152,7 +152,8 @@
         'kind': 'backfill' if backfill else 'run', 'batch': plan.reads_up_to,
         'lower_limit': plan.watermark, 'upper_limit': plan.reads_up_to, 'watermark': plan.reads_up_to,
         'rows_read': rows_read, 'rows_written': written.rows, 'duplicates_dropped': 0, 'rows_rejected': 0,
-        'days_processed': process_dates | length, 'late_rows_skipped': late_rows_skipped}, changed, replace=first_build) -%}
+        'days_processed': process_dates | length, 'late_rows_skipped': late_rows_skipped}, changed, replace=first_build,
+        files=plan.state_files) -%}
     {%- do tideline.log_run(model_name ~ (' (backfill ' ~ backfill | join(' to ') ~ ')' if backfill else ''),
         plan.watermark, plan.reads_up_to, rows_read, written.rows, process_dates | length, late_rows_skipped=late_rows_skipped) -%}
     {{- return({'rows_written': written.rows}) -}}

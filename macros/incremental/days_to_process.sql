@@ -19,8 +19,8 @@
     a backfill of [a, b] processes exactly those dates, up to M's own watermark. -#}
 
 {#- One query over tl_state: a 'bounds' row (M's watermark, the filtered events' newest
-    committed batch, the batch this run reads up to), then one row per candidate date with
-    its decision and M's state for it after this run. -#}
+    committed batch, the batch this run reads up to, the files of M's state), then one row per
+    candidate date with its decision and M's state for it after this run. -#}
 {% macro days_to_process_sql(model_name, first_build, backfill) %}
     {%- set min_rows = tideline.var_int('tideline__min_rows_to_process', 1) -%}
     {%- set reprocess_days = tideline.var_int('tideline__reprocess_days', 0) -%}
@@ -32,7 +32,7 @@
         {%- endif %}
     {%- endset -%}
     with state as (
-        select *
+        select *, _metadata.file_path as state_file
         from {{ tideline.state_table() }}
         where model in ('{{ model_name }}', 'tl_filtered_events')
     ),
@@ -40,7 +40,8 @@
     bounds as (
         select
             {{ 'cast(null as timestamp)' if first_build else "max(case when model = '" ~ model_name ~ "' and kind = 'run' then batch end)" }} as watermark,
-            max(case when model = 'tl_filtered_events' and kind = 'run' then batch end) as filtered_upper
+            max(case when model = 'tl_filtered_events' and kind = 'run' then batch end) as filtered_upper,
+            {{ tideline.state_files_sql(model_name, 'state_file') }} as state_files
         from state
     ),
 
@@ -48,7 +49,8 @@
         select
             watermark,
             filtered_upper,
-            {{ 'watermark' if backfill else 'filtered_upper' }} as reads_up_to
+            {{ 'watermark' if backfill else 'filtered_upper' }} as reads_up_to,
+            state_files
         from bounds
     ),
 
@@ -103,7 +105,8 @@
         cast(filtered_upper as string) as filtered_upper,
         cast(reads_up_to as string) as reads_up_to,
         null as event_date, null as new_rows, null as late_rows, null as pending_rows, null as processed,
-        null as processed_rows, null as skipped_rows, null as last_processed_at
+        null as processed_rows, null as skipped_rows, null as last_processed_at,
+        state_files
     from reads
     union all
     select
@@ -119,7 +122,8 @@
         case when processed then processed_before + skipped_before + new_rows else processed_before end,
         {%- endif %}
         case when processed then 0 else pending_rows end,
-        case when processed then {{ tideline.ts(now) }} else last_processed_at end
+        case when processed then {{ tideline.ts(now) }} else last_processed_at end,
+        null
     from decisions
 {% endmacro %}
 
@@ -135,5 +139,5 @@
             'skipped_rows': r[10] | int, 'last_processed_at': r[11]}) -%}
     {%- endfor -%}
     {{- return({'watermark': bounds[1], 'filtered_upper': bounds[2], 'reads_up_to': bounds[3],
-                'dates': dates | sort(attribute='event_date')}) -}}
+                'state_files': bounds[12] | int, 'dates': dates | sort(attribute='event_date')}) -}}
 {% endmacro %}

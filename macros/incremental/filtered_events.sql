@@ -180,9 +180,15 @@
     {#- 1. state -#}
     {%- set first_run = full_refresh or existing is none -%}
     {%- set watermark = none -%}
+    {%- set state_files = none -%}
     {%- if not first_run -%}
-        {%- set watermark = tideline.query_rows("select cast(max(watermark) as string) from " ~ tideline.state_table()
-            ~ " where model = '" ~ model_name ~ "' and kind = 'run'")[0][0] -%}
+        {% set state_sql %}
+            select cast(max(watermark) as string), {{ tideline.state_files_sql(model_name) }}
+            from {{ tideline.state_table() }}
+            where model = '{{ model_name }}' and kind = 'run'
+        {% endset %}
+        {%- set state = tideline.query_rows(state_sql)[0] -%}
+        {%- set watermark, state_files = state[0], state[1] | int -%}
         {%- set first_run = watermark is none -%}
         {%- do tideline.refuse_now_before_watermark(model_name, watermark) -%}
     {%- endif -%}
@@ -230,7 +236,7 @@
         'watermark': run.watermark, 'rows_read': run.rows_read, 'rows_written': run.rows_written,
         'duplicates_dropped': run.duplicates_dropped, 'rows_rejected': run.rows_rejected,
         'days_processed': run.dates | length, 'late_rows_skipped': 0,
-        'rows_without_load_time': run.rows_without_load_time}, date_rows, replace=first_run) -%}
+        'rows_without_load_time': run.rows_without_load_time}, date_rows, replace=first_run, files=state_files) -%}
     {%- do tideline.warn_unreadable_rows(run) -%}
     {%- do tideline.log_run(model_name, none if first_run else run.lower, run.upper, run.rows_read, run.rows_written,
         run.dates | length, duplicates_dropped=run.duplicates_dropped, rows_rejected=run.rows_rejected,

@@ -14,7 +14,13 @@
 
     Analysts read the views over tl_state: tl_incremental_manifest (one row per committed run),
     tl_daily_aggregation_manifest (per model and date, the newest state), tl_days_to_process
-    (every decision) and tl_filtered_events_log (what each batch added per date). -#}
+    (every decision) and tl_filtered_events_log (what each batch added per date).
+
+    COMPACTION (contract 3). One file per commit would make every state read slower with the
+    number of runs (8,760 a year for an hourly model). So a model's state query also counts the
+    files of its partition (state_files_sql), and the commit that takes it past compact_every
+    files rewrites the partition into one file in another folder, then points the partition
+    there (compact_state). Readers see the old folder or the new one, never both. -#}
 
 {% macro state_table(name='tl_state') %}
     {{- return(target.schema ~ '.' ~ name) -}}
@@ -169,8 +175,10 @@
 {#- Commit a run: one insert of its date rows and its run row (a dict each; missing columns
     are null), in one file. With replace=true (a --full-refresh) the insert replaces the
     model's whole state instead: the rebuilt table has been swapped in by then, so the old
-    state describes nothing any more. -#}
-{% macro commit_run(model_name, run_row, date_rows=[], replace=false) %}
+    state describes nothing any more. `files`: the files of the model's state before this
+    commit, from its state query (state_files_sql); past compact_every (config, or the var
+    tideline__compact_every) the commit is followed by a compaction. Returns the files after. -#}
+{% macro commit_run(model_name, run_row, date_rows=[], replace=false, files=none) %}
     {%- set columns = tideline.state_columns()[:-1] -%}
     {%- set common = {'run_id': tideline.run_id(), 'run_now': tideline.now(), 'batch': run_row.get('batch')} -%}
     {%- set rows = [] -%}
@@ -193,6 +201,53 @@
         select /*+ coalesce(1) */ * from values
             {{ rows | join(',\n            ') }}
         as state({{ columns | map('first') | join(', ') }})
+    {% endcall %}
+    {%- set files_after = 1 if replace else (files + 1 if files is not none else none) -%}
+    {%- if files_after is not none and files_after > tideline.state_compact_every() -%}
+        {%- do tideline.compact_state(model_name) -%}
+        {%- set files_after = 1 -%}
+    {%- endif -%}
+    {{- return(files_after) -}}
+{% endmacro %}
+
+{#- The number of files of a model's state, as an aggregate a state query adds to its select
+    list (over rows of tl_state that include the model's run rows). `file`: the file column,
+    _metadata.file_path read from tl_state itself (a subquery passes it on under a name). -#}
+{% macro state_files_sql(model_name, file='_metadata.file_path') -%}
+    size(collect_set(case when model = '{{ model_name }}' then {{ file }} end))
+{%- endmacro %}
+
+{#- How many files a model's state may hold before a commit compacts it: the model's config
+    compact_every, else the var tideline__compact_every (default 24). -#}
+{% macro state_compact_every() %}
+    {%- set value = config.get('compact_every', none) if config is defined else none -%}
+    {{- return(value if value is number and value >= 1 else tideline.var_int('tideline__compact_every', 1)) -}}
+{% endmacro %}
+
+{#- Rewrite a model's state into one file, crash-safe: copy the partition's rows into the
+    model's other folder (<table>/model=<M> and <table>/tl_compacted/<M> take turns; the copy
+    first empties it), then point the partition at it, in one metastore step. A run that dies
+    before that step leaves the partition as it was and a folder nobody reads, which the next
+    compaction overwrites. Three statements, once every compact_every commits. -#}
+{% macro compact_state(model_name) %}
+    {%- set state = tideline.state_table() -%}
+    {%- set described = tideline.query_rows("describe formatted " ~ state ~ " partition (model = '" ~ model_name ~ "')") -%}
+    {%- set location = (described | selectattr(0, 'equalto', 'Location') | first)[1] | trim -%}
+    {%- set compacted = '/tl_compacted/' ~ model_name -%}
+    {%- if location.endswith(compacted) -%}
+        {%- set target = location[:-(compacted | length)] ~ '/model=' ~ model_name -%}
+    {%- else -%}
+        {%- set target = location.rsplit('/', 1)[0] ~ compacted -%}
+    {%- endif -%}
+    {% call statement('compact_state', fetch_result=false) %}
+        insert overwrite directory '{{ target }}' using parquet
+        select /*+ coalesce(1) */ {{ tideline.state_columns()[:-1] | map('first') | join(', ') }}
+        from {{ state }}
+        where model = '{{ model_name }}'
+    {% endcall %}
+    {%- do tideline.checkpoint(model_name, 'state_copied') -%}
+    {% call statement('swap_state', fetch_result=false) %}
+        alter table {{ state }} partition (model = '{{ model_name }}') set location '{{ target }}'
     {% endcall %}
 {% endmacro %}
 

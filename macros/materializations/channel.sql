@@ -22,7 +22,7 @@
     {{ run_hooks(pre_hooks) }}
 
     {#- state and boundary: a rebuild applies every change with no boundary, then moves it to mutable_time -#}
-    {%- set empty = {'last_batch': none, 'mutable_time': none, 'realtime_after': none, 'frontier': none, 'watermarks': {}, 'runs': 0} -%}
+    {%- set empty = {'last_batch': none, 'mutable_time': none, 'realtime_after': none, 'frontier': none, 'watermarks': {}, 'runs': 0, 'state_files': none} -%}
     {%- set state = empty if rebuild else tideline.channel_state(settings) -%}
     {%- do tideline.refuse_now_before_watermark(settings.name, state.last_batch) -%}
     {%- set bound = tideline.channel_boundary(settings, items, state) -%}
@@ -76,7 +76,7 @@
             'lower_limit': run.realtime_newest or state.realtime_after, 'upper_limit': bound.boundary,
             'watermark': frontier or state.frontier, 'rows_read': run.realtime_rows + run.change_rows,
             'rows_written': run.realtime_items + run.change_rows, 'duplicates_dropped': run.realtime_rows - run.realtime_items,
-            'rows_rejected': run.missing_deletes, 'days_processed': run.change_dates | length}) -%}
+            'rows_rejected': run.missing_deletes, 'days_processed': run.change_dates | length}, files=state.state_files) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
     {%- endif -%}
     {%- set dropped = tideline.channel_retention(settings, items) -%}

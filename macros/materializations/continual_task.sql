@@ -34,7 +34,8 @@
     {%- endif -%}
     {%- do tideline.create_reader_view(view, existing, tideline.task_live_rows_sql(settings, data), rebuild) -%}
 
-    {%- set generation = {'live': 0 if rebuild else state.generation, 'steps': 0 if rebuild else state.runs_in_generation, 'drops': 0} -%}
+    {%- set generation = {'live': 0 if rebuild else state.generation, 'steps': 0 if rebuild else state.runs_in_generation, 'drops': 0,
+                          'state_files': none if rebuild else state.state_files} -%}
     {%- for step in steps -%}
         {%- set step_run = tideline.run_id() ~ '/' ~ loop.index -%}
         {%- set plan = tideline.generation_plan(generation.live, generation.steps if settings.deletes and step.data else 0, settings.compact_every) -%}
@@ -45,9 +46,10 @@
             {% endcall %}
             {%- do tideline.checkpoint(settings.name, 'written') -%}
         {%- endif -%}
-        {%- do tideline.commit_run(settings.name, {'kind': 'run', 'run_id': step_run, 'batch': step.time,
+        {%- set state_files = tideline.commit_run(settings.name, {'kind': 'run', 'run_id': step_run, 'batch': step.time,
             'lower_limit': state.frontier if loop.first else loop.previtem.time, 'upper_limit': step.time,
-            'watermark': frontier.frontier if loop.last else step.time, 'generation': plan.write_gen}) -%}
+            'watermark': frontier.frontier if loop.last else step.time, 'generation': plan.write_gen}, files=generation.state_files) -%}
+        {%- do generation.update({'state_files': state_files}) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
         {%- if plan.compact -%}
             {%- do tideline.drop_old_generations(data, plan) -%}

@@ -43,7 +43,7 @@
         {% endcall %}
         {%- do tideline.checkpoint(settings.name, 'written') -%}
         {%- do tideline.commit_run(settings.name, tideline.derivation_run_row(state, frontier, plan, documents),
-                                   tideline.derivation_transform_rows(settings, state, frontier)) -%}
+                                   tideline.derivation_transform_rows(settings, state, frontier), files=state.state_files) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
         {%- if plan.compact -%}{%- do tideline.drop_old_generations(data, plan, ['tl_part', ['row', 'register']]) -%}{%- endif -%}
     {%- endif -%}
