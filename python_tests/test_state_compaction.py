@@ -5,7 +5,8 @@ then reruns, leaves the same state as an uninterrupted run.
 
 A reference project that never compacts (compact_every 1000) and a compacting project
 (compact_every 2) run the pipeline over the same events; the compacting one dies inside its
-compactions on some runs (after the copy, before the partition is pointed at it) and reruns."""
+compactions on some runs (after the copy, before the partition is pointed at it) and reruns.
+Both then rebuild with --full-refresh."""
 
 from __future__ import annotations
 
@@ -68,5 +69,13 @@ def test_state_stays_within_compact_every_files_and_compaction_changes_nothing_a
             most_files["reference"] = max(most_files["reference"], *state_files(project).values())
         # the scenario must make the reference grow past what compaction allows
         assert most_files == {"reference": len(RUN_TIMES), "compacting": COMPACT_EVERY + 1}, most_files
+
+        # a rebuild after compactions replaces the state wherever the partition points now
+        for p, every in ((project, 1000), (compacting, COMPACT_EVERY)):
+            p.dbt("run", "--full-refresh", "--select", *SELECT, vars={**vars_, "tideline__compact_every": every})
+        expected, got = readers_view(project), readers_view(compacting)
+        for name in expected:
+            assert_rows_equal(got[name], expected[name], label=f"{name} after a --full-refresh")
+        assert state_files(compacting) == {"tl_filtered_events": 1, "daily_user_activity": 1}
     finally:
         compacting.reset_models()
