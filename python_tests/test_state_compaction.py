@@ -48,6 +48,7 @@ def test_state_stays_within_compact_every_files_and_compaction_changes_nothing_a
     compacting = Project(runner, "state_compaction_compacting", source_of=project)
     compacting.reset_models()
     most_files = {"reference": 0, "compacting": 0}
+    logged: list[str] = []
     try:
         for now, fault in zip(RUN_TIMES, FAULTS):
             project.load(WORLD, until=now, cadence_seconds=3600)
@@ -57,7 +58,8 @@ def test_state_stays_within_compact_every_files_and_compaction_changes_nothing_a
                 failed = compacting.dbt("run", "--select", *SELECT, expect_success=False,
                                         vars={**vars_, "tideline__compact_every": COMPACT_EVERY, "tideline__fail_at": fault})
                 assert not failed.success and any("injected failure" in m for m in failed.messages), fault
-            compacting.dbt("run", "--select", *SELECT, vars={**vars_, "tideline__compact_every": COMPACT_EVERY})
+            result = compacting.dbt("run", "--select", *SELECT, vars={**vars_, "tideline__compact_every": COMPACT_EVERY})
+            logged.extend(m for m in result.tideline_lines if "state compacted" in m)
 
             expected, got = readers_view(project), readers_view(compacting)
             for name in expected:
@@ -69,6 +71,9 @@ def test_state_stays_within_compact_every_files_and_compaction_changes_nothing_a
             most_files["reference"] = max(most_files["reference"], *state_files(project).values())
         # the scenario must make the reference grow past what compaction allows
         assert most_files == {"reference": len(RUN_TIMES), "compacting": COMPACT_EVERY + 1}, most_files
+        # each compaction says so in dbt's log
+        for model in SELECT:
+            assert f"tideline {model}: state compacted, 3 files of tl_state into 1 (compact_every 2)" in logged, logged
 
         # a rebuild after compactions replaces the state wherever the partition points now
         for p, every in ((project, 1000), (compacting, COMPACT_EVERY)):

@@ -205,6 +205,8 @@
     {%- set files_after = 1 if replace else (files + 1 if files is not none else none) -%}
     {%- if files_after is not none and files_after > tideline.state_compact_every() -%}
         {%- do tideline.compact_state(model_name) -%}
+        {{ log("tideline " ~ model_name ~ ": state compacted, " ~ files_after ~ " files of tl_state into 1 (compact_every "
+            ~ tideline.state_compact_every() ~ ")", info=true) }}
         {%- set files_after = 1 -%}
     {%- endif -%}
     {{- return(files_after) -}}
