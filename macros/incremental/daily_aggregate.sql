@@ -76,6 +76,7 @@
     {%- if marker not in model_sql -%}
         {{ exceptions.raise_compiler_error("tideline: daily aggregate " ~ model_name ~ " must read its events with `from {{ tideline.filtered_events() }}`") }}
     {%- endif -%}
+    {%- do tideline.compact_every_setting(model_name) -%}
     {%- set backfill = tideline._daily_backfill_dates() -%}
     {%- if backfill and (existing is none or full_refresh) -%}
         {{ exceptions.raise_compiler_error("tideline: cannot backfill " ~ model_name ~ ": "

@@ -174,6 +174,7 @@
     {%- for marker in tideline._run_window_markers() if marker not in model_sql -%}
         {{ exceptions.raise_compiler_error("tideline: " ~ model_name ~ " must read its events with `from {{ tideline.events_this_run() }}`") }}
     {%- endfor -%}
+    {%- do tideline.compact_every_setting(model_name) -%}
     {%- set rows_relation = relation.incorporate(path={'identifier': model_name ~ '__tl_rows'}, type='table') -%}
     {%- set existing = adapter.get_relation(database=none, schema=relation.schema, identifier=rows_relation.identifier) -%}
 

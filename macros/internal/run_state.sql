@@ -176,8 +176,8 @@
     are null), in one file. With replace=true (a --full-refresh) the insert replaces the
     model's whole state instead: the rebuilt table has been swapped in by then, so the old
     state describes nothing any more. `files`: the files of the model's state before this
-    commit, from its state query (state_files_sql); past compact_every (config, or the var
-    tideline__compact_every) the commit is followed by a compaction. Returns the files after. -#}
+    commit, from its state query (state_files_sql); past compact_every (compact_every_setting:
+    the config, or the var tideline__compact_every) the commit is followed by a compaction. Returns the files after. -#}
 {% macro commit_run(model_name, run_row, date_rows=[], replace=false, files=none) %}
     {%- set columns = tideline.state_columns()[:-1] -%}
     {%- set common = {'run_id': tideline.run_id(), 'run_now': tideline.now(), 'batch': run_row.get('batch')} -%}
@@ -203,10 +203,11 @@
         as state({{ columns | map('first') | join(', ') }})
     {% endcall %}
     {%- set files_after = 1 if replace else (files + 1 if files is not none else none) -%}
-    {%- if files_after is not none and files_after > tideline.state_compact_every() -%}
+    {%- set compact_every = tideline.compact_every_setting(model_name) -%}
+    {%- if files_after is not none and files_after > compact_every -%}
         {%- do tideline.compact_state(model_name) -%}
         {{ log("tideline " ~ model_name ~ ": state compacted, " ~ files_after ~ " files of tl_state into 1 (compact_every "
-            ~ tideline.state_compact_every() ~ ")", info=true) }}
+            ~ compact_every ~ ")", info=true) }}
         {%- set files_after = 1 -%}
     {%- endif -%}
     {{- return(files_after) -}}
@@ -219,13 +220,6 @@
     size(collect_set(case when model = '{{ model_name }}' then {{ file }} end))
 {%- endmacro %}
 
-{#- How many files a model's state may hold before a commit compacts it: the model's config
-    compact_every, else the var tideline__compact_every (default 24). -#}
-{% macro state_compact_every() %}
-    {%- set value = config.get('compact_every', none) if config is defined else none -%}
-    {{- return(value if value is number and value >= 1 else tideline.var_int('tideline__compact_every', 1)) -}}
-{% endmacro %}
-
 {#- Rewrite a model's state into one file, crash-safe: copy the partition's rows into the
     model's other folder (<table>/model=<M> and <table>/tl_compacted/<M> take turns; the copy
     first empties it), then point the partition at it, in one metastore step. A run that dies
@@ -233,7 +227,10 @@
     compaction overwrites. Three statements, once every compact_every commits. -#}
 {% macro compact_state(model_name) %}
     {%- set state = tideline.state_table() -%}
-    {%- set described = tideline.query_rows("describe formatted " ~ state ~ " partition (model = '" ~ model_name ~ "')") -%}
+    {% set describe_sql %}
+        describe formatted {{ state }} partition (model = '{{ model_name }}')
+    {% endset %}
+    {%- set described = tideline.query_rows(describe_sql) -%}
     {%- set location = (described | selectattr(0, 'equalto', 'Location') | first)[1] | trim -%}
     {%- set compacted = '/tl_compacted/' ~ model_name -%}
     {%- if location.endswith(compacted) -%}
