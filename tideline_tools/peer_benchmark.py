@@ -1,4 +1,4 @@
-"""Peer benchmark (not a test): tideline vs dbt microbatch vs a hand-written PySpark job.
+"""Peer benchmark (not a test): tideline vs dbt microbatch vs plain dbt vs a hand-written PySpark job.
 
     python -m tideline_tools.peer_benchmark                 # 30 days, 3000 events a day, 200 users
     python -m tideline_tools.peer_benchmark --days 10       # a quicker look
@@ -12,6 +12,10 @@ sees only what was loaded by then; each computes page views and events per user 
   * microbatch L    dbt's `microbatch` strategy with a lookback of L days (3 and 10), as dbt
                     schedules it: the batches from L days before today's up to now,
                     project tideline_tools/peer/microbatch;
+  * plain dbt exact a dbt `insert_overwrite` model without tideline that finds the event dates the
+                    new loads touched (one query) and recomputes them whole from the source (one
+                    write): the floor of an exact run in dbt on this source, with no state, no
+                    duplicate handling and no crash protocol (model daily_user_events_exact);
   * hand-written    a PySpark job in the same SparkSession: read the new load, append it to an
                     events-by-date table, recompute the touched dates, overwrite their partitions.
 
@@ -140,6 +144,23 @@ class Microbatch:
         return f"{self.schema}.daily_user_events"
 
 
+class PlainDbtExact:
+    """The shortest exact incremental run plain dbt allows here (no tideline): one query for the
+    event dates that the new loads touched, one insert overwrite recomputing them from the
+    source (model daily_user_events_exact of the microbatch project)."""
+
+    name = "plain dbt, exact"
+
+    def __init__(self, schema: str):
+        self.schema = schema
+
+    def step(self, now: dt.datetime) -> dict:
+        return dbt_run(["run", "--select", "daily_user_events_exact"], MICROBATCH_PROJECT, self.schema, now=now)
+
+    def table(self) -> str:
+        return f"{self.schema}.daily_user_events_exact"
+
+
 class HandWritten:
     """The same exact step written directly against PySpark (one SparkSession, no dbt)."""
 
@@ -237,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2025)
     parser.add_argument("--no-catch-up", action="store_true", help="skip the one-run catch-up")
     parser.add_argument("--steps", action="store_true",
-                        help="print where the last daily run of tideline and of microbatch lookback 3 went, statement by statement")
+                        help="print where the last daily run of tideline, of microbatch lookback 3 and of plain dbt went, statement by statement")
     args = parser.parse_args(argv)
 
     from .localenv import MetastoreLocked, use_data_dir
@@ -255,14 +276,14 @@ def main(argv: list[str] | None = None) -> int:
     world = EventWorld(seed=args.seed, start=START, days=args.days, events_per_day=args.events_per_day,
                        users=args.users, late_share=args.late_share, max_late_days=args.max_late_days,
                        duplicate_share=0, reload_share=0, pre_start_share=0, bot_share=0)
-    schemas = [SOURCE_SCHEMA, "peer_tideline", "peer_mb3", "peer_mb10", "peer_hand",
-               "peer_tideline_cu", "peer_mb_cu", "peer_hand_cu"]
+    schemas = [SOURCE_SCHEMA, "peer_tideline", "peer_mb3", "peer_mb10", "peer_plain", "peer_hand",
+               "peer_tideline_cu", "peer_mb_cu", "peer_plain_cu", "peer_hand_cu"]
     for schema in schemas:
         runner.execute(f"drop schema if exists {schema} cascade")
     run_dbt(["deps"], project_dir=TIDELINE_PROJECT)
 
     systems = [Tideline("peer_tideline"), Microbatch("peer_mb3", 3), Microbatch("peer_mb10", 10),
-               HandWritten(runner.spark, "peer_hand")]
+               PlainDbtExact("peer_plain"), HandWritten(runner.spark, "peer_hand")]
     runs: dict[str, list[dict]] = {s.name: [] for s in systems}
     print(f"{args.days} daily runs over {world.rows_total()} events ({args.events_per_day} a day, "
           f"{args.users} users, {args.late_share:.0%} loaded 1-{args.max_late_days} days late)", flush=True)
@@ -284,12 +305,13 @@ def main(argv: list[str] | None = None) -> int:
     print_table(f"Daily schedule: {args.days} runs, one a day (seconds are wall time of one run in a warm process)",
                 rows, others)
     if args.steps:
-        for system in systems[:2]:
+        for system in systems[:2] + systems[3:4]:   # tideline, microbatch lookback 3, plain dbt exact
             print_steps(system.name, runs[system.name][-1])
 
     if not args.no_catch_up:
         final = START + dt.timedelta(days=args.days)
-        catch_up = [Tideline("peer_tideline_cu"), Microbatch("peer_mb_cu", 3), HandWritten(runner.spark, "peer_hand_cu")]
+        catch_up = [Tideline("peer_tideline_cu"), Microbatch("peer_mb_cu", 3), PlainDbtExact("peer_plain_cu"),
+                    HandWritten(runner.spark, "peer_hand_cu")]
         results = {}
         for system in catch_up:
             results[system.name] = system.step(final)
