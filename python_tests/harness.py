@@ -13,11 +13,17 @@ import os
 import re
 from collections import Counter
 from decimal import Decimal
+from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from tideline_tools import generator
 from tideline_tools.dbt import DbtResult, run_dbt
+from tideline_tools.profile import PROJECT_DIR
 from tideline_tools.sql import SqlRunner
+
+
+# The dbt commands that parse the project (and so take --target-path).
+PARSING_COMMANDS = {"run", "build", "test", "compile", "seed", "snapshot", "parse", "run-operation", "show", "list", "ls"}
 
 
 def well_formed_now(value: Any) -> bool:
@@ -38,6 +44,7 @@ class Project:
         self.target = runner.target
         safe = re.sub(r"[^a-z0-9_]", "_", name.lower())
         self.schema = f"t_{safe}_{os.getpid()}"
+        self.name = safe
         self.source_schema = source_of.source_schema if source_of else f"{self.schema}_src"
         self.events_table = f"{self.source_schema}.events"
         self.base_vars: dict[str, Any] = {
@@ -89,13 +96,22 @@ class Project:
             self.runner.execute(f"insert into {name} values {literals}")
 
     # ---- dbt ---------------------------------------------------------------------------
+    def target_path(self, project_dir=None) -> Path:
+        """This project's own dbt target folder. dbt parses the whole project again (about 1 s)
+        when the profile changed since the folder's last parse, and the profile's schema is
+        the project's: with one folder for all, two projects taking turns would each parse
+        everything on every run."""
+        return Path(project_dir or PROJECT_DIR) / "target" / "tests" / self.name
+
     def dbt(self, *args: str, vars: dict[str, Any] | None = None, expect_success: bool = True,
-            project_dir=None) -> DbtResult:
+            project_dir=None, on_event=None) -> DbtResult:
         """dbt <args> with the module's vars. A well-formed `tideline__now` goes to dbt as the
         environment variable TIDELINE_NOW, as a scheduler replaying a logical date passes it:
         dbt parses the whole project again whenever --vars change, and only the clock changes
         from run to run (a malformed one stays a var, for the tests of its refusal)."""
         os.environ["TIDELINE_SCHEMA"] = self.schema
+        if args and args[0] in PARSING_COMMANDS and "--target-path" not in args:
+            args = (*args, "--target-path", str(self.target_path(project_dir)))
         merged = {**self.base_vars, **(vars or {})}
         now = merged.get("tideline__now")
         now = str(now) if isinstance(now, dt.datetime) else now
@@ -104,11 +120,11 @@ class Project:
             os.environ["TIDELINE_NOW"] = now
             try:
                 return run_dbt(list(args), vars=merged, target=self.target, expect_success=expect_success,
-                               project_dir=project_dir)
+                               project_dir=project_dir, on_event=on_event)
             finally:
                 del os.environ["TIDELINE_NOW"]
         return run_dbt(list(args), vars=merged, target=self.target, expect_success=expect_success,
-                       project_dir=project_dir)
+                       project_dir=project_dir, on_event=on_event)
 
     # ---- reading -----------------------------------------------------------------------
     def rows(self, sql: str) -> list[tuple]:

@@ -30,6 +30,22 @@ def test_local_target_settings(project):
     assert (data_dir / "metastore_db").is_dir()
 
 
+def test_a_new_now_in_the_environment_parses_nothing_again(project):
+    """A scheduler passes each run's logical time as TIDELINE_NOW (the harness does the same with
+    tideline__now): dbt must keep its parsed project then. A model that read it while parsed
+    (user_attributes, through its last-7-days window) was parsed again on every new now, and a
+    var that changes makes dbt parse everything again (about 1 s)."""
+    parsing: list[str] = []
+
+    def watch(event) -> None:
+        if event.info.name in ("PartialParsingEnabled", "UnableToPartialParse"):
+            parsing.append(event.info.msg)
+
+    project.dbt("parse", vars={"tideline__now": "2025-01-01 00:00:00"})
+    project.dbt("parse", vars={"tideline__now": "2025-01-02 06:00:00"}, on_event=watch)
+    assert parsing == ["Partial parsing enabled: 0 files deleted, 0 files added, 0 files changed."], parsing
+
+
 def test_profile_targets():
     local = target_config("local")
     assert local["method"] == "session" and local["threads"] == 1

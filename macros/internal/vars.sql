@@ -88,11 +88,14 @@
 
 {#- "Now" for every rule that needs it: tideline__now when set (tests, replays), else the
     environment variable TIDELINE_NOW (a scheduler replaying a logical date: unlike a var, it
-    keeps dbt's partial parsing), else the run's start. Returned as 'YYYY-MM-DD HH:MM:SS' in UTC. -#}
+    keeps dbt's partial parsing), else the run's start. Returned as 'YYYY-MM-DD HH:MM:SS' in UTC.
+    While dbt parses, the run's start: the SQL rendered then is never run, and a model that read
+    TIDELINE_NOW while parsed (an attributes table's last-N-days window) would be parsed again
+    every time it changes. -#}
 {% macro now() %}
-    {%- set value = tideline.tl_var('tideline__now') -%}
-    {%- if value is none or value == '' -%}{%- set value = env_var('TIDELINE_NOW', '') -%}{%- endif -%}
-    {%- if value is none or value == '' -%}
+    {%- set value = tideline.tl_var('tideline__now') if execute else none -%}
+    {%- if execute and value in [none, ''] -%}{%- set value = env_var('TIDELINE_NOW', '') -%}{%- endif -%}
+    {%- if value in [none, ''] -%}
         {{- return(run_started_at.astimezone(modules.pytz.utc).strftime('%Y-%m-%d %H:%M:%S')) -}}
     {%- endif -%}
     {%- set parsed = tideline.parse_utc_time(value) -%}
