@@ -305,8 +305,8 @@ def main(argv: list[str] | None = None) -> int:
     print_table(f"Daily schedule: {args.days} runs, one a day (seconds are wall time of one run in a warm process)",
                 rows, others)
     if args.steps:
-        for system in systems[:2] + systems[3:4]:   # tideline, microbatch lookback 3, plain dbt exact
-            print_steps(system.name, runs[system.name][-1])
+        for name in (tideline_name, "microbatch lookback 3", PlainDbtExact.name):
+            print_steps(name, runs[name][-1])
 
     if not args.no_catch_up:
         final = START + dt.timedelta(days=args.days)

@@ -14,7 +14,10 @@
 {%- set now = peer_now() -%}
 {%- set touched = [] -%}
 {%- if is_incremental() and execute -%}
-    {%- set watermark = run_query("select cast(max(loaded_up_to) as string) from " ~ this).columns[0].values()[0] or '1970-01-01 00:00:00' -%}
+    {% set watermark_sql %}
+        select cast(max(loaded_up_to) as string) from {{ this }}
+    {% endset %}
+    {%- set watermark = run_query(watermark_sql).columns[0].values()[0] or '1970-01-01 00:00:00' -%}
     {% set touched_sql %}
         select distinct cast(to_date(derived_tstamp) as string)
         from {{ source('peer', 'events') }}
