@@ -18,7 +18,8 @@ FIRST_HOUR = WORLD.start.replace(tzinfo=None)
 LAST = WORLD.last_arrival().replace(tzinfo=None)
 HOURS = int((LAST - FIRST_HOUR).total_seconds() // 3600)
 BASE = {"tideline__start_date": "2025-08-01", "tideline__dedupe_lookback_days": 3}
-SELECT = ["tl_filtered_events", "daily_user_activity", "user_attributes"]
+# daily_user_events_from_source reads the source itself (source_events()), with its own windows
+SELECT = ["tl_filtered_events", "daily_user_activity", "user_attributes", "daily_user_events_from_source"]
 CATCH_UP = {**BASE, "tideline__min_rows_to_process": 1, "tideline__reprocess_days": 3650,
             "tideline__backfill_limit_days": 3650, "tideline__now": str(LAST)}
 
@@ -53,7 +54,7 @@ def test_random_loads_and_runs_end_equal_to_a_full_refresh(project, runner, cuts
     # Catch up: the documented repair thresholds, as many runs as the window needs (one here).
     project.dbt("run", "--select", *SELECT, vars=CATCH_UP)
     rebuild.dbt("run", "--full-refresh", "--select", *SELECT, vars=CATCH_UP)
-    for table in ("tl_filtered_events", "daily_user_activity", "user_attributes"):
+    for table in SELECT:
         assert_rows_equal(comparable(project, table), comparable(rebuild, table),
                           label=f"{table}: incremental vs full refresh (cuts {cuts})")
     assert project.rows(f"select count(*) from {project.fresh('daily_user_activity')}")[0][0] > 0

@@ -110,7 +110,10 @@ def print_steps(name: str, run: dict) -> None:
 
 
 class Tideline:
+    """tideline's daily aggregate over tl_filtered_events (filtered_events()): two models, two writes a run."""
     name = "tideline"
+    model = "daily_user_events"
+    select = "+daily_user_events"
 
     def __init__(self, schema: str, reprocess_days: int = 14):
         self.schema = schema
@@ -119,10 +122,17 @@ class Tideline:
                      "tideline__backfill_limit_days": 60}
 
     def step(self, now: dt.datetime) -> dict:
-        return dbt_run(["run", "--select", "+daily_user_events"], TIDELINE_PROJECT, self.schema, self.vars, now)
+        return dbt_run(["run", "--select", self.select], TIDELINE_PROJECT, self.schema, self.vars, now)
 
     def table(self) -> str:
-        return f"{self.schema}.daily_user_events"
+        return f"{self.schema}.{self.model}"
+
+
+class TidelineSource(Tideline):
+    """The same daily aggregate over source_events(): one model, one write a run."""
+    name = "tideline, source_events()"
+    model = "daily_user_events_source"
+    select = "daily_user_events_source"
 
 
 class Microbatch:
@@ -237,7 +247,7 @@ def summarize(name: str, runs: list[dict], ratios_to: dict[str, list[dict]], qua
 def print_table(title: str, rows: list[dict], ratio_names: list[str]) -> None:
     print(f"\n{title}")
     head = f"| system | median s/run | spread (min-max) | wrong rows | missed events | statements/run |"
-    head += "".join(f" tideline / {r} |" for r in ratio_names)
+    head += "".join(f" tideline row / {r} |" for r in ratio_names)
     print(head)
     print("|" + "---|" * (6 + len(ratio_names)))
     for r in rows:
@@ -276,13 +286,13 @@ def main(argv: list[str] | None = None) -> int:
     world = EventWorld(seed=args.seed, start=START, days=args.days, events_per_day=args.events_per_day,
                        users=args.users, late_share=args.late_share, max_late_days=args.max_late_days,
                        duplicate_share=0, reload_share=0, pre_start_share=0, bot_share=0)
-    schemas = [SOURCE_SCHEMA, "peer_tideline", "peer_mb3", "peer_mb10", "peer_plain", "peer_hand",
+    schemas = [SOURCE_SCHEMA, "peer_tideline", "peer_tideline_src", "peer_tideline_src_cu", "peer_mb3", "peer_mb10", "peer_plain", "peer_hand",
                "peer_tideline_cu", "peer_mb_cu", "peer_plain_cu", "peer_hand_cu"]
     for schema in schemas:
         runner.execute(f"drop schema if exists {schema} cascade")
     run_dbt(["deps"], project_dir=TIDELINE_PROJECT)
 
-    systems = [Tideline("peer_tideline"), Microbatch("peer_mb3", 3), Microbatch("peer_mb10", 10),
+    systems = [Tideline("peer_tideline"), TidelineSource("peer_tideline_src"), Microbatch("peer_mb3", 3), Microbatch("peer_mb10", 10),
                PlainDbtExact("peer_plain"), HandWritten(runner.spark, "peer_hand")]
     runs: dict[str, list[dict]] = {s.name: [] for s in systems}
     print(f"{args.days} daily runs over {world.rows_total()} events ({args.events_per_day} a day, "
@@ -296,30 +306,31 @@ def main(argv: list[str] | None = None) -> int:
         print(f"day {day:>2}: " + ", ".join(f"{s.name} {runs[s.name][-1]['wall']:.1f}s/{runs[s.name][-1]['statements']}"
                                             for s in systems), flush=True)
 
-    tideline_name = systems[0].name
-    others = [s.name for s in systems[1:]]
+    tidelines = [s.name for s in systems if isinstance(s, Tideline)]
+    others = [s.name for s in systems if not isinstance(s, Tideline)]
     rows = []
     for system in systems:
-        ratios = {o: runs[o] for o in others} if system.name == tideline_name else {}
+        ratios = {o: runs[o] for o in others} if system.name in tidelines else {}
         rows.append(summarize(system.name, runs[system.name], ratios, compare(runner, system.table())))
     print_table(f"Daily schedule: {args.days} runs, one a day (seconds are wall time of one run in a warm process)",
                 rows, others)
     if args.steps:
-        for name in (tideline_name, "microbatch lookback 3", PlainDbtExact.name):
+        for name in (*tidelines, "microbatch lookback 3", PlainDbtExact.name):
             print_steps(name, runs[name][-1])
 
     if not args.no_catch_up:
         final = START + dt.timedelta(days=args.days)
-        catch_up = [Tideline("peer_tideline_cu"), Microbatch("peer_mb_cu", 3), PlainDbtExact("peer_plain_cu"),
-                    HandWritten(runner.spark, "peer_hand_cu")]
+        catch_up = [Tideline("peer_tideline_cu"), TidelineSource("peer_tideline_src_cu"), Microbatch("peer_mb_cu", 3),
+                    PlainDbtExact("peer_plain_cu"), HandWritten(runner.spark, "peer_hand_cu")]
         results = {}
         for system in catch_up:
             results[system.name] = system.step(final)
+        peers = [s.name for s in catch_up if not isinstance(s, Tideline)]
         rows = []
         for system in catch_up:
-            ratios = ({o.name: [results[o.name]] for o in catch_up[1:]} if system.name == tideline_name else {})
+            ratios = {o: [results[o]] for o in peers} if isinstance(system, Tideline) else {}
             rows.append(summarize(system.name, [results[system.name]], ratios, compare(runner, system.table())))
-        print_table(f"Catch-up: {args.days} days loaded, one run each", rows, [s.name for s in catch_up[1:]])
+        print_table(f"Catch-up: {args.days} days loaded, one run each", rows, peers)
     return 0
 
 

@@ -5,14 +5,61 @@
     reflects (tl_daily_aggregation_manifest). Each model keeps its own watermark over the
     filtered events' commit batches, so a model that failed, or is new, catches up by itself. -#}
 
-{#- The filtered events, as the FROM of a daily aggregate. The materialization narrows it to
-    the dates it processes (committed rows only); compiled on its own it reads them all. -#}
+{#- The FROM of a daily aggregate, one of two:
+
+    filtered_events(): tl_filtered_events, the copy of the filtered events. The materialization
+      narrows it to the dates it processes (committed rows only); compiled on its own it reads
+      them all.
+
+    source_events(): the same filtered events (the same events_this_run() and predicates), read
+      from the source itself: the aggregate keeps its own run window over load_tstamp, finds in
+      its decide query the dates the window touched, and recomputes them from the source's load
+      partitions, from the first load of those dates (less the dedupe lookback) on. One write a
+      run instead of two (no tl_filtered_events append), and no wait for tl_filtered_events.
+      Compiled on its own it reads every filtered event of the source. tl_filtered_events
+      itself is this select, copied window by window. -#}
 {% macro filtered_events() %}
 (
     select * from {{ ref('tl_filtered_events') }}
     where /* tideline: days to process */ true
 ) as filtered_events
 {%- endmacro %}
+
+{% macro source_events() %}
+(
+    select *, to_date(derived_tstamp) as event_date
+    from {{ tideline.events_this_run() }}
+    where
+        {{ tideline.usable_event_predicate() }}
+        and {{ tideline.filtered_events_predicate() }}
+        and /* tideline: source days to process */ true
+) as filtered_events
+{%- endmacro %}
+
+{#- Which of the two a daily aggregate reads: [its marker, whether it reads the source]. -#}
+{% macro _daily_aggregate_input(model_name, model_sql) %}
+    {%- for marker in ['/* tideline: days to process */ true', '/* tideline: source days to process */ true'] -%}
+        {%- if marker in model_sql -%}{{- return([marker, loop.index == 2]) -}}{%- endif -%}
+    {%- endfor -%}
+    {{ exceptions.raise_compiler_error("tideline: daily aggregate " ~ model_name ~ " must read its events with `from {{ tideline.filtered_events() }}` or `from {{ tideline.source_events() }}`") }}
+{% endmacro %}
+
+{#- `model_sql` over source_events() with the loads to read in place of its window markers:
+    every copy loaded from `first_load_date` less the dedupe lookback up to `reads_up_to` is
+    ranked, and a first copy counts when it was loaded after the first window's lower limit
+    (as tl_filtered_events would have kept it). -#}
+{% macro _source_loads_to_read(model_sql, first_load_date, reads_up_to) %}
+    {%- set lookback = tideline.var_int('tideline__dedupe_lookback_days', 0) -%}
+    {%- set markers = tideline._run_window_markers() -%}
+    {% set loads %}
+        load_date between date_sub(date'{{ first_load_date }}', {{ lookback }}) and date'{{ reads_up_to[:10] }}'
+        and load_tstamp <= {{ tideline.ts(reads_up_to) }}
+    {% endset %}
+    {% set after_start %}
+        load_tstamp > {{ tideline.lower_limit(none)[0] }}
+    {% endset %}
+    {{- return(model_sql | replace(markers[0], loads | trim) | replace(markers[1], after_start | trim)) -}}
+{% endmacro %}
 
 {% macro _daily_backfill_dates() %}
     {%- set value = tideline.tl_var('tideline__backfill_dates') -%}
@@ -60,7 +107,8 @@
     {{- return(day_sql) -}}
 {% endmacro %}
 
-{#- Build one daily aggregate: at most four statements.
+{#- Build one daily aggregate: at most four statements (over source_events(), five: its
+    watermark first, then a decide query that also reads its window of the source).
       1. decide: the days_to_process query over tl_state (nothing new: stop here, no trace);
       2. write:  one insert overwrite of the processed dates, recomputed whole from their
                  committed filtered events (a first build or --full-refresh builds a new table
@@ -72,10 +120,7 @@
     Returns {'rows_written': n} or none when there was nothing to do. -#}
 {% macro build_daily_aggregate(relation, model_sql, date_column, existing, full_refresh) %}
     {%- set model_name = relation.identifier -%}
-    {%- set marker = '/* tideline: days to process */ true' -%}
-    {%- if marker not in model_sql -%}
-        {{ exceptions.raise_compiler_error("tideline: daily aggregate " ~ model_name ~ " must read its events with `from {{ tideline.filtered_events() }}`") }}
-    {%- endif -%}
+    {%- set marker, reads_source = tideline._daily_aggregate_input(model_name, model_sql) -%}
     {%- do tideline.compact_every_setting(model_name) -%}
     {%- set backfill = tideline._daily_backfill_dates() -%}
     {%- if backfill and (existing is none or full_refresh) -%}
@@ -85,8 +130,20 @@
     {%- endif -%}
     {%- set first_build = full_refresh or existing is none -%}
 
-    {#- 1. decide -#}
-    {%- set plan = tideline.days_to_process(model_name, first_build, backfill) -%}
+    {#- 1. decide (reading the source, the model's watermark first: its window's lower limit) -#}
+    {%- set state = {'watermark': none} -%}
+    {%- if reads_source and not first_build -%}
+        {%- do state.update({'watermark': tideline.window_watermark(model_name)[0]}) -%}
+        {%- if state.watermark is none -%}
+            {%- if backfill -%}
+                {{ exceptions.raise_compiler_error("tideline: cannot backfill " ~ model_name ~ ": no run of it has committed yet; run it without tideline__backfill_dates first") }}
+            {%- endif -%}
+            {%- set first_build = true -%}
+        {%- endif -%}
+    {%- endif -%}
+    {%- set lower = tideline.lower_limit(state.watermark) -%}
+    {%- set window = tideline.run_window_ctes(lower) if reads_source and not backfill else none -%}
+    {%- set plan = tideline.days_to_process(model_name, first_build, backfill, reads_source, window) -%}
     {%- if plan.watermark is none and plan.filtered_upper is not none and not first_build -%}
         {#- the table is there but no run of it committed (its first build found no filtered
             events, or died before its commit): this run is its first build -#}
@@ -94,14 +151,15 @@
             {{ exceptions.raise_compiler_error("tideline: cannot backfill " ~ model_name ~ ": no run of it has committed yet; run it without tideline__backfill_dates first") }}
         {%- endif -%}
         {%- set first_build = true -%}
-        {%- set plan = tideline.days_to_process(model_name, first_build, backfill) -%}
+        {%- set plan = tideline.days_to_process(model_name, first_build, backfill, reads_source, window) -%}
     {%- endif -%}
     {%- do tideline.refuse_now_before_watermark(model_name, plan.watermark) -%}
     {%- do tideline.checkpoint(model_name, 'decided') -%}
     {%- set process_dates = plan.dates | selectattr('processed') | map(attribute='event_date') | list -%}
     {%- set late_rows_skipped = plan.dates | rejectattr('processed') | sum(attribute='late_rows') -%}
     {%- set changed = plan.dates | selectattr('processed') | list + (plan.dates | rejectattr('processed') | selectattr('new_rows') | list) -%}
-    {%- if plan.filtered_upper is none or (not changed and not first_build) -%}
+    {%- set nothing_read = plan.window is not none and plan.window.rows_read == 0 -%}
+    {%- if plan.filtered_upper is none or (not changed and (not first_build or nothing_read)) -%}
         {#- nothing new and nothing that became processable: no write, no commit, no trace.
             Only a first build creates the (empty) table, so that readers and tests find it. -#}
         {%- do log("tideline " ~ model_name ~ ": " ~ ("tl_filtered_events has no committed run yet" if plan.filtered_upper is none
@@ -115,10 +173,17 @@
     {%- endif -%}
 
     {#- 2. write -#}
-    {%- set filtered_rows -%}
-        {{- 'true' if first_build else 'event_date in ' ~ tideline.date_list(process_dates) }}
-        and _tl_batch <= {{ tideline.ts(plan.reads_up_to) }}
-    {%- endset -%}
+    {%- if reads_source -%}
+        {%- set first_loads = plan.dates | selectattr('processed') | map(attribute='lower_limit') | reject('none') | list -%}
+        {%- set first_load_date = lower[1] if first_build or not first_loads else (first_loads | min)[:10] -%}
+        {%- set model_sql = tideline._source_loads_to_read(model_sql, first_load_date, plan.reads_up_to) -%}
+        {%- set filtered_rows = 'true' if first_build else 'to_date(derived_tstamp) in ' ~ tideline.date_list(process_dates) -%}
+    {%- else -%}
+        {%- set filtered_rows -%}
+            {{- 'true' if first_build else 'event_date in ' ~ tideline.date_list(process_dates) }}
+            and _tl_batch <= {{ tideline.ts(plan.reads_up_to) }}
+        {%- endset -%}
+    {%- endif -%}
     {%- set day_sql = tideline._daily_rows_sql(model_sql, marker, filtered_rows, plan.reads_up_to) -%}
     {%- set written = {'rows': 0} -%}
     {%- if first_build -%}
@@ -147,15 +212,24 @@
     {%- endif -%}
     {%- do tideline.checkpoint(model_name, 'written') -%}
 
-    {#- 4. commit -#}
-    {%- set rows_read = plan.dates | selectattr('processed') | sum(attribute='processed_rows') -%}
+    {#- 4. commit (reading the source, the run row carries the window's facts, as
+        tl_filtered_events's would) -#}
+    {%- set run = {'lower': plan.watermark, 'watermark': plan.reads_up_to, 'rows_read': plan.dates | selectattr('processed') | sum(attribute='processed_rows'),
+        'duplicates_dropped': 0, 'rows_rejected': 0, 'rows_without_load_time': none} -%}
+    {%- if plan.window -%}
+        {%- do run.update(plan.window) -%}
+        {%- do run.update({'lower': none if first_build else plan.window.lower}) -%}
+    {%- endif -%}
     {%- do tideline.commit_run(model_name, {
         'kind': 'backfill' if backfill else 'run', 'batch': plan.reads_up_to,
-        'lower_limit': plan.watermark, 'upper_limit': plan.reads_up_to, 'watermark': plan.reads_up_to,
-        'rows_read': rows_read, 'rows_written': written.rows, 'duplicates_dropped': 0, 'rows_rejected': 0,
-        'days_processed': process_dates | length, 'late_rows_skipped': late_rows_skipped}, changed, replace=first_build,
+        'lower_limit': run.lower, 'upper_limit': plan.reads_up_to, 'watermark': run.watermark,
+        'rows_read': run.rows_read, 'rows_written': written.rows, 'duplicates_dropped': run.duplicates_dropped,
+        'rows_rejected': run.rows_rejected, 'days_processed': process_dates | length, 'late_rows_skipped': late_rows_skipped,
+        'rows_without_load_time': run.rows_without_load_time}, changed, replace=first_build,
         files=plan.state_files) -%}
+    {%- if plan.window -%}{%- do tideline.warn_unreadable_rows(plan.window) -%}{%- endif -%}
     {%- do tideline.log_run(model_name ~ (' (backfill ' ~ backfill | join(' to ') ~ ')' if backfill else ''),
-        plan.watermark, plan.reads_up_to, rows_read, written.rows, process_dates | length, late_rows_skipped=late_rows_skipped) -%}
+        run.lower, plan.reads_up_to, run.rows_read, written.rows, process_dates | length, late_rows_skipped=late_rows_skipped,
+        duplicates_dropped=run.duplicates_dropped, rows_rejected=run.rows_rejected, rows_without_load_time=run.rows_without_load_time or 0) -%}
     {{- return({'rows_written': written.rows}) -}}
 {% endmacro %}

@@ -18,29 +18,52 @@
     d does not reflect. On a first build (or --full-refresh) every committed date is processed;
     a backfill of [a, b] processes exactly those dates, up to M's own watermark. -#}
 
-{#- One query over tl_state: a 'bounds' row (M's watermark, the filtered events' newest
-    committed batch, the batch this run reads up to, the files of M's state), then one row per
-    candidate date with its decision and M's state for it after this run. -#}
-{% macro days_to_process_sql(model_name, first_build, backfill) %}
+{#- One query over tl_state: a 'bounds' row (M's watermark, the newest batch M can read, the
+    batch this run reads up to, the files of M's state), then one row per candidate date with
+    its decision and M's state for it after this run.
+
+    Where the new rows of a date come from depends on what M reads:
+      * filtered events (filtered_events()): the date rows that tl_filtered_events committed
+        in batches after M's watermark (tl_filtered_events_log);
+      * the source (source_events()): `window`, the CTEs of this run's window of the source
+        (run_window_ctes), whose per-date counts are the new rows, and whose facts the bounds
+        row carries too (window_columns_sql). M's date rows keep each date's first load time
+        (in lower_limit), where the recompute of the date starts reading the source. A backfill
+        reads no window (`window` none). -#}
+{% macro days_to_process_sql(model_name, first_build, backfill, reads_source=false, window=none) %}
     {%- set min_rows = tideline.var_int('tideline__min_rows_to_process', 1) -%}
     {%- set reprocess_days = tideline.var_int('tideline__reprocess_days', 0) -%}
     {%- set now = tideline.now() -%}
+    {%- set model_run -%}
+        model = '{{ model_name }}' and kind = 'run'
+    {%- endset -%}
     {%- set fe_new_row -%}
         state.model = 'tl_filtered_events' and state.batch <= reads.reads_up_to
         {%- if backfill %} and state.event_date between date'{{ backfill[0] }}' and date'{{ backfill[1] }}'
         {%- else %} and (reads.watermark is null or state.batch > reads.watermark)
         {%- endif %}
     {%- endset -%}
-    with state as (
+    with
+    {%- if window %}
+    {{ window }},
+    {%- endif %}
+
+    state as (
         select *, _metadata.file_path as state_file
         from {{ tideline.state_table() }}
-        where model in ('{{ model_name }}', 'tl_filtered_events')
+        where model in ('{{ model_name }}' {%- if not reads_source %}, 'tl_filtered_events'{% endif %})
     ),
 
     bounds as (
         select
-            {{ 'cast(null as timestamp)' if first_build else "max(case when model = '" ~ model_name ~ "' and kind = 'run' then batch end)" }} as watermark,
+            {{ 'cast(null as timestamp)' if first_build else 'max(case when ' ~ model_run ~ ' then batch end)' }} as watermark,
+            {%- if not reads_source %}
             max(case when model = 'tl_filtered_events' and kind = 'run' then batch end) as filtered_upper,
+            {%- elif window %}
+            cast(null as timestamp) as filtered_upper,
+            {%- else %}
+            max(case when {{ model_run }} then watermark end) as filtered_upper,
+            {%- endif %}
             {{ tideline.state_files_sql(model_name, 'state_file') }} as state_files
         from state
     ),
@@ -48,27 +71,44 @@
     reads as (
         select
             watermark,
-            filtered_upper,
-            {{ 'watermark' if backfill else 'filtered_upper' }} as reads_up_to,
+            {{ '(select upper_limit from limits)' if window else 'filtered_upper' }} as filtered_upper,
+            {{ 'watermark' if backfill and not reads_source else ('(select upper_limit from limits)' if window else 'filtered_upper') }} as reads_up_to,
             state_files
         from bounds
     ),
 
-    -- one pass over the date rows: per date, what the filtered events' committed batches added
-    -- since M's watermark, and M's newest state of the date (max_by skips other models' rows)
-    per_date as (
+    -- per date, what is new since M's watermark and M's state rows of the date
+    date_facts as (
         select
             state.event_date,
-            coalesce(sum(case when {{ fe_new_row }} then state.new_rows end), 0) as new_rows,
-            coalesce(sum(case when {{ fe_new_row }} then state.late_rows end), 0) as late_rows,
-            max_by(
-                struct(state.processed_rows, state.skipped_rows, state.last_processed_at),
-                case when state.model = '{{ model_name }}' then state.committed_at end
-            ) as current_state
+            case when {{ fe_new_row if not reads_source else 'false' }} then state.new_rows end as new_rows,
+            case when {{ fe_new_row if not reads_source else 'false' }} then state.late_rows end as late_rows,
+            case when state.model = '{{ model_name }}' then state.committed_at end as state_order,
+            struct(state.processed_rows, state.skipped_rows, state.last_processed_at) as model_state,
+            case when state.model = '{{ model_name }}' then state.lower_limit end as first_load
         from state
         cross join reads
-        where state.kind = 'date' {{- " and state.model = 'tl_filtered_events'" if first_build }}
-        group by state.event_date
+        where state.kind = 'date'
+            {%- if first_build %} and {{ "state.model = 'tl_filtered_events'" if not reads_source else 'false' }}{% endif %}
+            {%- if backfill and reads_source %} and state.event_date between date'{{ backfill[0] }}' and date'{{ backfill[1] }}'{% endif %}
+        {%- if window %}
+        union all
+        select event_date, new_rows, late_rows, null, null, first_load
+        from window_dates
+        {%- endif %}
+    ),
+
+    -- one pass over the date facts: max_by takes M's newest state row of the date (it skips
+    -- rows whose state_order is null: the new rows)
+    per_date as (
+        select
+            event_date,
+            coalesce(sum(new_rows), 0) as new_rows,
+            coalesce(sum(late_rows), 0) as late_rows,
+            max_by(model_state, state_order) as current_state,
+            min(first_load) as first_load
+        from date_facts
+        group by event_date
     ),
 
     candidates as (
@@ -78,9 +118,14 @@
             late_rows,
             coalesce(current_state.processed_rows, 0) as processed_before,
             coalesce(current_state.skipped_rows, 0) as skipped_before,
-            current_state.last_processed_at
+            current_state.last_processed_at,
+            first_load
         from per_date
+        {%- if backfill and reads_source %}
+        where true
+        {%- else %}
         where new_rows > 0 {{- ' or coalesce(current_state.skipped_rows, 0) > 0' if not backfill }}
+        {%- endif %}
     ),
 
     decisions as (
@@ -101,13 +146,20 @@
 
     select
         'bounds' as kind,
-        cast(watermark as string) as watermark,
-        cast(filtered_upper as string) as filtered_upper,
-        cast(reads_up_to as string) as reads_up_to,
+        cast(reads.watermark as string) as watermark,
+        cast(reads.filtered_upper as string) as filtered_upper,
+        cast(reads.reads_up_to as string) as reads_up_to,
         null as event_date, null as new_rows, null as late_rows, null as pending_rows, null as processed,
         null as processed_rows, null as skipped_rows, null as last_processed_at,
-        state_files
+        reads.state_files, null as first_load
+        {%- if window %},
+        {{ tideline.window_columns_sql() | indent(8) }}
+        {%- endif %}
     from reads
+    {%- if window %}
+    cross join limits
+    cross join window_counts
+    {%- endif %}
     union all
     select
         'date', null, null, null,
@@ -116,28 +168,35 @@
         late_rows,
         pending_rows,
         processed,
-        {%- if backfill or first_build %}
+        {%- if (backfill or first_build) and not reads_source %}
         new_rows,
         {%- else %}
         case when processed then processed_before + skipped_before + new_rows else processed_before end,
         {%- endif %}
         case when processed then 0 else pending_rows end,
         case when processed then {{ tideline.ts(now) }} else last_processed_at end,
-        null
+        null,
+        cast(first_load as string)
+        {%- if window %},
+        null, null, null, null, null, null, null, null, null, null
+        {%- endif %}
     from decisions
 {% endmacro %}
 
-{#- Run the decision query: {'watermark', 'filtered_upper', 'reads_up_to', 'dates': [dict per
-    candidate date]}. -#}
-{% macro days_to_process(model_name, first_build, backfill) %}
-    {%- set rows = tideline.query_rows(tideline.days_to_process_sql(model_name, first_build, backfill)) -%}
+{#- Run the decision query: {'watermark', 'filtered_upper', 'reads_up_to', 'state_files',
+    'dates': [dict per candidate date], 'window': the window's facts (window_facts) or none}. -#}
+{% macro days_to_process(model_name, first_build, backfill, reads_source=false, window=none) %}
+    {%- set rows = tideline.query_rows(tideline.days_to_process_sql(model_name, first_build, backfill, reads_source, window)) -%}
     {%- set bounds = rows | selectattr(0, 'equalto', 'bounds') | first -%}
     {%- set dates = [] -%}
     {%- for r in rows if r[0] == 'date' -%}
-        {%- do dates.append({'event_date': r[4], 'new_rows': r[5] | int, 'late_rows': r[6] | int,
+        {%- set date = {'event_date': r[4], 'new_rows': r[5] | int, 'late_rows': r[6] | int,
             'pending_rows': r[7] | int, 'processed': r[8], 'processed_rows': r[9] | int,
-            'skipped_rows': r[10] | int, 'last_processed_at': r[11]}) -%}
+            'skipped_rows': r[10] | int, 'last_processed_at': r[11]} -%}
+        {%- if reads_source -%}{%- do date.update({'lower_limit': r[13]}) -%}{%- endif -%}
+        {%- do dates.append(date) -%}
     {%- endfor -%}
     {{- return({'watermark': bounds[1], 'filtered_upper': bounds[2], 'reads_up_to': bounds[3],
-                'state_files': bounds[12] | int, 'dates': dates | sort(attribute='event_date')}) -}}
+                'state_files': bounds[12] | int, 'dates': dates | sort(attribute='event_date'),
+                'window': tideline.window_facts(bounds, 14) if window else none}) -}}
 {% endmacro %}

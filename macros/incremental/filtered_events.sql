@@ -95,41 +95,48 @@
     {{- return(select_sql) -}}
 {% endmacro %}
 
-{#- Step 2: the run limits and the run's counts, in one query. Returns {'limits': {...},
-    'dates': [[event_date, new_rows, late_rows], ...], 'totals': {...}}. -#}
-{% macro filtered_events_decide(model_sql, lower) %}
-    {%- set now = tideline.now() -%}
+{#- The CTEs that read one run window of the source, shared by the decide query of
+    tl_filtered_events and that of a daily aggregate over source_events():
+      limits         the run limits (limits_sql) and the load checks;
+      copies         the window's copies and those loaded before it (within the dedupe
+                     lookback), ranked per event_id as events_this_run() ranks them;
+      kept           the window's filtered events, as source_events() keeps them: first
+                     copies of the window, usable and wanted;
+      window_dates   per event date of the kept events: new rows, late rows (loaded after
+                     their date) and the first load time;
+      window_counts  rows read, rows without an event_id, the newest load time, events kept
+                     and kept events without a derived_tstamp: the run's counts.
+    One ranking of the window serves both the dates and the counts. -#}
+{% macro run_window_ctes(lower) %}
     {%- set upper_sql = '(select upper_limit from limits)' -%}
-    {%- set kept = tideline._filtered_events_for_window(model_sql, lower, upper_sql, now[:10]) -%}
-    {%- set source = source('tideline', 'events') -%}
-    {% set sql %}
-        with limits as (
+        limits as (
             {{ tideline.limits_sql(lower) }}
         ),
 
-        kept as (
-            {{ kept }}
-        ),
-
-        per_date as (
-            select
-                cast(event_date as string) as event_date,
-                count(*) as new_rows,
-                count_if(load_date > event_date) as late_rows
-            from kept
-            group by event_date
-        ),
-
-        -- the window's copies and those loaded before it, ranked as events_this_run() ranks
-        -- them: the run's counts
         copies as (
             select
-                event_id,
-                derived_tstamp,
-                load_tstamp,
+                {{ tideline.required_source_columns().keys() | join(', ') }},
                 row_number() over (partition by event_id order by {{ tideline.first_copy_order() }}) as copy_rank
-            from {{ source }}
-            where {{ tideline.with_run_window(tideline._run_window_markers()[0], lower, upper_sql, now[:10]) }}
+            from {{ source('tideline', 'events') }}
+            where {{ tideline.with_run_window(tideline._run_window_markers()[0], lower, upper_sql, tideline.now()[:10]) }}
+        ),
+
+        kept as (
+            select to_date(derived_tstamp) as event_date, load_date, load_tstamp
+            from copies
+            where copy_rank = 1 and load_tstamp > {{ lower[0] }}
+                and {{ tideline.usable_event_predicate() }}
+                and {{ tideline.filtered_events_predicate() }}
+        ),
+
+        window_dates as (
+            select
+                event_date,
+                count(*) as new_rows,
+                count_if(load_date > event_date) as late_rows,
+                min(load_tstamp) as first_load
+            from kept
+            group by event_date
         ),
 
         window_counts as (
@@ -142,30 +149,48 @@
             from copies
             where load_tstamp > {{ lower[0] }}
         )
+{%- endmacro %}
+
+{#- The run's facts from the columns the decide queries select from limits and window_counts
+    (window_columns_sql), in that order, starting at row[i]. -#}
+{% macro window_columns_sql() %}
+    cast(limits.lower_limit as string) as lower_limit, cast(limits.upper_limit as string) as upper_limit,
+    window_counts.rows_read, window_counts.rows_without_id, window_counts.watermark,
+    window_counts.events, window_counts.without_time, limits.rows_without_load_time,
+    limits.rows_loaded_after_now, limits.rows_in_other_load_date
+{%- endmacro %}
+
+{% macro window_facts(row, i) %}
+    {%- set rows_read, without_id, events, without_time = row[i + 2] | int, row[i + 3] | int, row[i + 5] | int, row[i + 6] | int -%}
+    {{- return({
+        'lower': row[i], 'upper': row[i + 1], 'watermark': row[i + 4] or row[i],
+        'rows_read': rows_read, 'rows_rejected': without_id + without_time,
+        'duplicates_dropped': rows_read - events - without_id,
+        'rows_without_load_time': row[i + 7] | int, 'rows_loaded_after_now': row[i + 8] | int,
+        'rows_in_other_load_date': row[i + 9] | int}) -}}
+{% endmacro %}
+
+{#- Step 2: the run limits and the run's counts, in one query. Returns the window's facts
+    (window_facts) with 'dates': [[event_date, new_rows, late_rows], ...] and 'rows_written'. -#}
+{% macro filtered_events_decide(lower) %}
+    {% set sql %}
+        with {{ tideline.run_window_ctes(lower) }}
 
         select
             'run' as kind, cast(null as string) as event_date, 0 as new_rows, 0 as late_rows,
-            cast(limits.lower_limit as string) as lower_limit, cast(limits.upper_limit as string) as upper_limit,
-            window_counts.rows_read, window_counts.rows_without_id, window_counts.watermark,
-            window_counts.events, window_counts.without_time, limits.rows_without_load_time,
-            limits.rows_loaded_after_now, limits.rows_in_other_load_date
+            {{ tideline.window_columns_sql() }}
         from limits
         cross join window_counts
         union all
-        select 'date', event_date, new_rows, late_rows, null, null, null, null, null, null, null, null, null, null
-        from per_date
+        select 'date', cast(event_date as string), new_rows, late_rows, null, null, null, null, null, null, null, null, null, null
+        from window_dates
     {% endset %}
     {%- set rows = tideline.query_rows(sql) -%}
-    {%- set run = rows | selectattr(0, 'equalto', 'run') | first -%}
+    {%- set run = tideline.window_facts(rows | selectattr(0, 'equalto', 'run') | first, 4) -%}
     {%- set dates = [] -%}
     {%- for r in rows if r[0] == 'date' -%}{%- do dates.append([r[1], r[2] | int, r[3] | int]) -%}{%- endfor -%}
-    {%- set written = dates | sum(attribute=1) -%}
-    {{- return({
-        'lower': run[4], 'upper': run[5], 'watermark': run[8] or run[4],
-        'rows_read': run[6] | int, 'rows_rejected': (run[7] | int) + (run[10] | int),
-        'duplicates_dropped': (run[6] | int) - (run[9] | int) - (run[7] | int),
-        'rows_without_load_time': run[11] | int, 'rows_loaded_after_now': run[12] | int, 'rows_in_other_load_date': run[13] | int,
-        'rows_written': written, 'dates': dates | sort(attribute=0)}) -}}
+    {%- do run.update({'rows_written': dates | sum(attribute=1), 'dates': dates | sort(attribute=0)}) -%}
+    {{- return(run) -}}
 {% endmacro %}
 
 {#- The whole run of tl_filtered_events (steps 1 to 4 above). `relation` is the model's view. -#}
@@ -183,20 +208,13 @@
     {%- set watermark = none -%}
     {%- set state_files = none -%}
     {%- if not first_run -%}
-        {% set state_sql %}
-            select cast(max(watermark) as string), {{ tideline.state_files_sql(model_name) }}
-            from {{ tideline.state_table() }}
-            where model = '{{ model_name }}' and kind = 'run'
-        {% endset %}
-        {%- set state = tideline.query_rows(state_sql)[0] -%}
-        {%- set watermark, state_files = state[0], state[1] | int -%}
+        {%- set watermark, state_files = tideline.window_watermark(model_name) -%}
         {%- set first_run = watermark is none -%}
-        {%- do tideline.refuse_now_before_watermark(model_name, watermark) -%}
     {%- endif -%}
     {%- set lower = tideline.lower_limit(watermark) -%}
 
     {#- 2. decide -#}
-    {%- set run = tideline.filtered_events_decide(model_sql, lower) -%}
+    {%- set run = tideline.filtered_events_decide(lower) -%}
     {%- do tideline.checkpoint(model_name, 'decided') -%}
     {%- set select_sql = tideline._filtered_events_for_window(model_sql, lower, tideline.ts(run.upper), run.upper[:10]) -%}
     {%- if run.rows_read == 0 -%}
@@ -291,8 +309,9 @@
     {%- set with_state = tideline.query_rows("select distinct model from " ~ tideline.state_table()
         ~ " where kind = 'run' and model <> 'tl_filtered_events'") | map('first') | list -%}
     {%- set left_behind = [] -%}
+    {#- an aggregate over source_events() keeps its own window and does not depend on it -#}
     {%- for node in graph.nodes.values() if node.resource_type == 'model' and node.config.materialized == 'tideline_daily_aggregate'
-            and node.name in with_state and node.name not in selected -%}
+            and filtered_uids[0] in node.depends_on.nodes and node.name in with_state and node.name not in selected -%}
         {%- do left_behind.append(node.name) -%}
     {%- endfor -%}
     {%- if left_behind -%}

@@ -15,6 +15,21 @@
     The limits are not a table: the run computes them inside its one decide query (limits_sql)
     and then writes with them as literals. -#}
 
+{#- Step 1 of a model that reads the source by run windows (tl_filtered_events, a daily
+    aggregate over source_events()): its watermark, the newest load time its committed runs
+    read (none before the first), and the files of its state (state_files_sql), in one query.
+    A now before the watermark is refused. -#}
+{% macro window_watermark(model_name) %}
+    {% set state_sql %}
+        select cast(max(watermark) as string), {{ tideline.state_files_sql(model_name) }}
+        from {{ tideline.state_table() }}
+        where model = '{{ model_name }}' and kind = 'run'
+    {% endset %}
+    {%- set state = tideline.query_rows(state_sql)[0] -%}
+    {%- do tideline.refuse_now_before_watermark(model_name, state[0]) -%}
+    {{- return([state[0], state[1] | int]) -}}
+{% endmacro %}
+
 {#- The lower limit of this run: [SQL expression, 'YYYY-MM-DD' of it]. -#}
 {% macro lower_limit(watermark) %}
     {%- if watermark is none -%}

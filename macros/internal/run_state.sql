@@ -8,6 +8,9 @@
     or not at all: a run that died before its commit leaves no state, and its data rows carry
     a run id (_tl_run) that no run row names, so readers ignore them.
 
+    A daily aggregate over source_events() keeps in its date rows' lower_limit the first load
+    time of the date's events: where the recompute of the date starts reading the source.
+
     Every table tideline writes carries _tl_batch (the commit time of its rows: for the
     pipeline, the upper limit of the load window they came from) and _tl_run (the dbt
     invocation that wrote them). Consumers keep their watermarks over batch.

@@ -14,7 +14,7 @@ def _macro(name):
             return "_tl_document"
         if name == "input":  # a continual task's input at the step: a relation
             return "_tl_input"
-        if name in ("filtered_events", "events_this_run"):
+        if name in ("filtered_events", "source_events", "events_this_run"):
             return name
         if name.startswith("attribute_view_"):  # a model generated from an attribute view: a select
             return "select 1 as generated"
