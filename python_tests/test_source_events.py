@@ -21,7 +21,7 @@ WORLD = EventWorld(seed=515, start=dt.datetime(2025, 5, 1), days=4, events_per_d
                    reload_after_days=1, pre_start_share=0.05, pre_start_days=1, bot_share=0.03, bot_users=1)
 # backfill_limit_days 1 makes the catch-up after a gap take several runs, each its own window
 VARS = {"tideline__start_date": "2025-05-01", "tideline__backfill_limit_days": 1, "tideline__reprocess_days": 1,
-        "tideline__min_rows_to_process": 3, "tideline__dedupe_lookback_days": 3}
+        "tideline__min_rows_to_process": 3, "tideline__dedupe_lookback_days": 1}
 FROM_SOURCE = "daily_user_events_from_source"
 OVER_FILTERED = "daily_user_activity"
 SELECT = ["tl_filtered_events", OVER_FILTERED, FROM_SOURCE]
