@@ -21,7 +21,8 @@ WORLD = EventWorld(seed=515, start=dt.datetime(2025, 5, 1), days=4, events_per_d
                    reload_after_days=1, pre_start_share=0.05, pre_start_days=1, bot_share=0.03, bot_users=1)
 # backfill_limit_days 1 makes the catch-up after a gap take several runs, each its own window
 VARS = {"tideline__start_date": "2025-05-01", "tideline__backfill_limit_days": 1, "tideline__reprocess_days": 1,
-        "tideline__min_rows_to_process": 3, "tideline__dedupe_lookback_days": 1}
+        "tideline__min_rows_to_process": 3, "tideline__dedupe_lookback_days": 1,
+        "tideline__compact_every": 4}   # compactions of its state, between runs
 FROM_SOURCE = "daily_user_events_from_source"
 OVER_FILTERED = "daily_user_activity"
 SELECT = ["tl_filtered_events", OVER_FILTERED, FROM_SOURCE]
@@ -55,6 +56,9 @@ def test_every_run_and_a_backfill_give_what_the_aggregate_over_filtered_events_g
     windows = project.rows(f"""select count(*), count(distinct upper_limit) from {project.fresh('tl_incremental_manifest')}
         where model = '{FROM_SOURCE}'""")[0]
     assert windows[0] > len(RUN_TIMES) and windows[0] == windows[1], "one window a run, several for a gap"
+    files = project.rows(f"""select count(distinct _metadata.file_path) from {project.fresh('tl_state')}
+        where model = '{FROM_SOURCE}'""")[0][0]
+    assert windows[0] > 4 and files <= 4, f"{windows[0]} commits in {files} files: its state is compacted (compact_every 4)"
 
     # A backfill of two past dates processes them whole (their skipped rows included) and
     # moves no watermark.

@@ -7,8 +7,11 @@ The simulation: Snowplow-shaped events over `--days` days, loaded every hour, `-
 them loaded 1 to `--max-late-days` days late. Every day at midnight each system runs once and
 sees only what was loaded by then; each computes page views and events per user and event date:
 
-  * tideline        `tl_filtered_events` + one `tideline_daily_aggregate` (reprocess_days 14,
-                    min_rows_to_process 1: exact), project tideline_tools/peer/tideline;
+  * tideline        `tl_filtered_events` + one `tideline_daily_aggregate` over it
+                    (filtered_events(); reprocess_days 14, min_rows_to_process 1: exact),
+                    project tideline_tools/peer/tideline: two models, two writes a run;
+  * tideline, source_events()  the same daily aggregate over source_events(): it reads the
+                    source itself with its own run window, one model and one write a run;
   * microbatch L    dbt's `microbatch` strategy with a lookback of L days (3 and 10), as dbt
                     schedules it: the batches from L days before today's up to now,
                     project tideline_tools/peer/microbatch;

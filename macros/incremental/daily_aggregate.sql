@@ -131,9 +131,10 @@
     {%- set first_build = full_refresh or existing is none -%}
 
     {#- 1. decide (reading the source, the model's watermark first: its window's lower limit) -#}
-    {%- set state = {'watermark': none} -%}
+    {%- set state = {'watermark': none, 'files': none} -%}
     {%- if reads_source and not first_build -%}
-        {%- do state.update({'watermark': tideline.window_watermark(model_name)[0]}) -%}
+        {%- set watermark, files = tideline.window_watermark(model_name) -%}
+        {%- do state.update({'watermark': watermark, 'files': files}) -%}
         {%- if state.watermark is none -%}
             {%- if backfill -%}
                 {{ exceptions.raise_compiler_error("tideline: cannot backfill " ~ model_name ~ ": no run of it has committed yet; run it without tideline__backfill_dates first") }}
@@ -226,7 +227,7 @@
         'rows_read': run.rows_read, 'rows_written': written.rows, 'duplicates_dropped': run.duplicates_dropped,
         'rows_rejected': run.rows_rejected, 'days_processed': process_dates | length, 'late_rows_skipped': late_rows_skipped,
         'rows_without_load_time': run.rows_without_load_time}, changed, replace=first_build,
-        files=plan.state_files) -%}
+        files=state.files if reads_source else plan.state_files) -%}
     {%- if plan.window -%}{%- do tideline.warn_unreadable_rows(plan.window) -%}{%- endif -%}
     {%- do tideline.log_run(model_name ~ (' (backfill ' ~ backfill | join(' to ') ~ ')' if backfill else ''),
         run.lower, plan.reads_up_to, run.rows_read, written.rows, process_dates | length, late_rows_skipped=late_rows_skipped,

@@ -48,8 +48,9 @@
     {{ window }},
     {%- endif %}
 
+    -- (reading the source, the files of M's state come from its watermark query instead)
     state as (
-        select *, _metadata.file_path as state_file
+        select *{{ ', _metadata.file_path as state_file' if not reads_source }}
         from {{ tideline.state_table() }}
         where model in ('{{ model_name }}' {%- if not reads_source %}, 'tl_filtered_events'{% endif %})
     ),
@@ -64,8 +65,8 @@
             {%- else %}
             max(case when {{ model_run }} then watermark end) as filtered_upper,
             {%- endif %}
-            {{ tideline.state_files_sql(model_name, 'state_file') }} as state_files
-        from state
+            {{ 'max(cast(null as int))' if reads_source else tideline.state_files_sql(model_name, 'state_file') }} as state_files
+        from state   -- an aggregate: one row, with no state too
     ),
 
     reads as (
@@ -87,7 +88,9 @@
             struct(state.processed_rows, state.skipped_rows, state.last_processed_at) as model_state,
             case when state.model = '{{ model_name }}' then state.lower_limit end as first_load
         from state
+        {%- if not reads_source %}
         cross join reads
+        {%- endif %}
         where state.kind = 'date'
             {%- if first_build %} and {{ "state.model = 'tl_filtered_events'" if not reads_source else 'false' }}{% endif %}
             {%- if backfill and reads_source %} and state.event_date between date'{{ backfill[0] }}' and date'{{ backfill[1] }}'{% endif %}
@@ -197,6 +200,6 @@
         {%- do dates.append(date) -%}
     {%- endfor -%}
     {{- return({'watermark': bounds[1], 'filtered_upper': bounds[2], 'reads_up_to': bounds[3],
-                'state_files': bounds[12] | int, 'dates': dates | sort(attribute='event_date'),
+                'state_files': none if bounds[12] is none else bounds[12] | int, 'dates': dates | sort(attribute='event_date'),
                 'window': tideline.window_facts(bounds, 14) if window else none}) -}}
 {% endmacro %}
