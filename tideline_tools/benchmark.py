@@ -30,7 +30,7 @@ import time
 from .profile import PROJECT_DIR
 
 MODELS = ["tl_filtered_events", "daily_user_activity",
-          "daily_page_activity", "user_attributes"]
+          "daily_page_activity", "user_attributes", "daily_user_events_from_source"]
 
 
 def measure(args: list[str], vars_: dict, schema: str, project_dir=None) -> dict:

@@ -48,7 +48,7 @@
     {{ window }},
     {%- endif %}
 
-    -- (reading the source, the files of M's state come from its watermark query instead)
+    {#- reading the source, the files of M's state come from its watermark query instead #}
     state as (
         select *{{ ', _metadata.file_path as state_file' if not reads_source }}
         from {{ tideline.state_table() }}
