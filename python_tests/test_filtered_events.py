@@ -159,6 +159,15 @@ def test_rows_without_a_load_time_are_counted_and_never_processed(project):
     assert counted == [(world.rows_total(), 3)]
     assert project.rows(f"""select count(*), count_if(event_id like 'no-load-%')
         from {project.fresh('tl_filtered_events')}""") == [(world.rows_total(), 0)]
+    # a daily aggregate over source_events() reads the same window: the same warning and count,
+    # in its run that reads the rows and in its next one, which has nothing new
+    for now in ("2025-06-03 00:00:00", "2025-06-03 01:00:00"):
+        result = project.dbt("run", "--select", "daily_user_events_from_source",
+                             vars={**VARS, "tideline__now": now, "tideline__app_id": []})
+        warnings = [m for m in result.messages if "have no load_tstamp" in m]
+        assert len(warnings) == 1 and warnings[0].startswith("tideline: 3 rows of "), result.messages
+    assert project.rows(f"""select rows_read, rows_without_load_time from {project.fresh('tl_incremental_manifest')}
+        where model = 'daily_user_events_from_source'""") == [(world.rows_total(), 3)]
 
 
 def test_rows_loaded_after_now_or_in_another_load_date_are_counted_and_warned_about(project):

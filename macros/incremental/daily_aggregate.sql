@@ -135,19 +135,13 @@
     {%- if reads_source and not first_build -%}
         {%- set watermark, files = tideline.window_watermark(model_name) -%}
         {%- do state.update({'watermark': watermark, 'files': files}) -%}
-        {%- if state.watermark is none -%}
-            {%- if backfill -%}
-                {{ exceptions.raise_compiler_error("tideline: cannot backfill " ~ model_name ~ ": no run of it has committed yet; run it without tideline__backfill_dates first") }}
-            {%- endif -%}
-            {%- set first_build = true -%}
-        {%- endif -%}
     {%- endif -%}
     {%- set lower = tideline.lower_limit(state.watermark) -%}
     {%- set window = tideline.run_window_ctes(lower) if reads_source and not backfill else none -%}
     {%- set plan = tideline.days_to_process(model_name, first_build, backfill, reads_source, window) -%}
-    {%- if plan.watermark is none and plan.filtered_upper is not none and not first_build -%}
-        {#- the table is there but no run of it committed (its first build found no filtered
-            events, or died before its commit): this run is its first build -#}
+    {%- if plan.watermark is none and (plan.filtered_upper is not none or reads_source) and not first_build -%}
+        {#- the table is there but no run of it committed (its first build found no events,
+            or died before its commit): this run is its first build -#}
         {%- if backfill -%}
             {{ exceptions.raise_compiler_error("tideline: cannot backfill " ~ model_name ~ ": no run of it has committed yet; run it without tideline__backfill_dates first") }}
         {%- endif -%}
@@ -165,6 +159,7 @@
             Only a first build creates the (empty) table, so that readers and tests find it. -#}
         {%- do log("tideline " ~ model_name ~ ": " ~ ("tl_filtered_events has no committed run yet" if plan.filtered_upper is none
             else "nothing new since " ~ plan.watermark) ~ "; nothing to do", info=true) -%}
+        {%- if plan.window -%}{%- do tideline.warn_unreadable_rows(plan.window) -%}{%- endif -%}
         {%- if existing is none -%}
             {%- set empty_sql = tideline._daily_rows_sql(model_sql, marker, 'false', none) -%}
             {%- do tideline.check_date_column(model_name, empty_sql, date_column) -%}
