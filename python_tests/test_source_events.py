@@ -13,6 +13,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+import pytest
+
 from harness import Project, assert_rows_equal, data_rows
 from tideline_tools.generator import EventWorld
 
@@ -99,6 +101,7 @@ def test_a_crash_after_any_of_its_statements_then_a_rerun_gives_the_uninterrupte
         crashing.reset_models()
 
 
+@pytest.mark.both_targets
 def test_a_daily_run_writes_once_and_never_reads_the_filtered_events(project):
     project.reset()
     project.load(WORLD, until=RUN_TIMES[2], cadence_seconds=3600)
