@@ -173,7 +173,9 @@
         {%- set first_loads = plan.dates | selectattr('processed') | map(attribute='lower_limit') | reject('none') | list -%}
         {%- set first_load_date = lower[1] if first_build or not first_loads else (first_loads | min)[:10] -%}
         {%- set model_sql = tideline._source_loads_to_read(model_sql, first_load_date, plan.reads_up_to) -%}
-        {%- set filtered_rows = 'true' if first_build else 'to_date(derived_tstamp) in ' ~ tideline.date_list(process_dates) -%}
+        {%- set filtered_rows -%}
+            {%- if first_build %}true{% else %}to_date(derived_tstamp) in {{ tideline.date_list(process_dates) }}{% endif -%}
+        {%- endset -%}
     {%- else -%}
         {%- set filtered_rows -%}
             {{- 'true' if first_build else 'event_date in ' ~ tideline.date_list(process_dates) }}

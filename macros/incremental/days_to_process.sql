@@ -57,7 +57,7 @@
 
     bounds as (
         select
-            {{ 'cast(null as timestamp)' if first_build else 'max(case when ' ~ model_run ~ ' then batch end)' }} as watermark,
+            {% if first_build %}cast(null as timestamp){% else %}max(case when {{ model_run }} then batch end){% endif %} as watermark,
             {%- if not reads_source %}
             max(case when model = 'tl_filtered_events' and kind = 'run' then batch end) as filtered_upper,
             {%- elif window %}
