@@ -2,6 +2,7 @@
 
     python -m tideline_tools.peer_benchmark                 # 30 days, 3000 events a day, 200 users
     python -m tideline_tools.peer_benchmark --days 10       # a quicker look
+    python -m tideline_tools.peer_benchmark --systems source,mb3 --days 10 --steps   # two of them
 
 The simulation: Snowplow-shaped events over `--days` days, loaded every hour, `--late-share` of
 them loaded 1 to `--max-late-days` days late. Every day at midnight each system runs once and
@@ -48,6 +49,7 @@ MICROBATCH_PROJECT = PEER_DIR / "microbatch"
 SOURCE_SCHEMA = "peer_source"
 START = dt.datetime(2025, 1, 1)
 MICRO = dt.timedelta(microseconds=1)
+SYSTEM_KEYS = ("tideline", "source", "mb3", "mb10", "plain", "hand")   # --systems
 
 
 @contextmanager
@@ -114,6 +116,7 @@ def print_steps(name: str, run: dict) -> None:
 
 class Tideline:
     """tideline's daily aggregate over tl_filtered_events (filtered_events()): two models, two writes a run."""
+    key = "tideline"
     name = "tideline"
     model = "daily_user_events"
     select = "+daily_user_events"
@@ -133,6 +136,7 @@ class Tideline:
 
 class TidelineSource(Tideline):
     """The same daily aggregate over source_events(): one model, one write a run."""
+    key = "source"
     name = "tideline, source_events()"
     model = "daily_user_events_source"
     select = "daily_user_events_source"
@@ -141,7 +145,7 @@ class TidelineSource(Tideline):
 class Microbatch:
     def __init__(self, schema: str, lookback: int):
         self.schema, self.lookback = schema, lookback
-        self.name = f"microbatch lookback {lookback}"
+        self.key, self.name = f"mb{lookback}", f"microbatch lookback {lookback}"
         self.built = False
 
     def step(self, now: dt.datetime) -> dict:
@@ -162,6 +166,7 @@ class PlainDbtExact:
     event dates that the new loads touched, one insert overwrite recomputing them from the
     source (model daily_user_events_exact of the microbatch project)."""
 
+    key = "plain"
     name = "plain dbt, exact"
 
     def __init__(self, schema: str):
@@ -177,6 +182,7 @@ class PlainDbtExact:
 class HandWritten:
     """The same exact step written directly against PySpark (one SparkSession, no dbt)."""
 
+    key = "hand"
     name = "hand-written PySpark"
 
     def __init__(self, spark, schema: str):
@@ -272,7 +278,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-catch-up", action="store_true", help="skip the one-run catch-up")
     parser.add_argument("--steps", action="store_true",
                         help="print where the last daily run of tideline, of microbatch lookback 3 and of plain dbt went, statement by statement")
+    parser.add_argument("--systems", default=",".join(SYSTEM_KEYS),
+                        help=f"the systems to run, comma-separated (default: all of {','.join(SYSTEM_KEYS)})")
     args = parser.parse_args(argv)
+    wanted = [k.strip() for k in args.systems.split(",") if k.strip()]
+    unknown = [k for k in wanted if k not in SYSTEM_KEYS]
+    if unknown or not wanted:
+        parser.error(f"--systems {args.systems!r}: unknown {', '.join(unknown) or 'empty list'}; choose from {','.join(SYSTEM_KEYS)}")
 
     from .localenv import MetastoreLocked, use_data_dir
 
@@ -297,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
 
     systems = [Tideline("peer_tideline"), TidelineSource("peer_tideline_src"), Microbatch("peer_mb3", 3), Microbatch("peer_mb10", 10),
                PlainDbtExact("peer_plain"), HandWritten(runner.spark, "peer_hand")]
+    systems = [s for s in systems if s.key in wanted]
     runs: dict[str, list[dict]] = {s.name: [] for s in systems}
     print(f"{args.days} daily runs over {world.rows_total()} events ({args.events_per_day} a day, "
           f"{args.users} users, {args.late_share:.0%} loaded 1-{args.max_late_days} days late)", flush=True)
@@ -319,12 +332,14 @@ def main(argv: list[str] | None = None) -> int:
                 rows, others)
     if args.steps:
         for name in (*tidelines, "microbatch lookback 3", PlainDbtExact.name):
-            print_steps(name, runs[name][-1])
+            if name in runs:
+                print_steps(name, runs[name][-1])
 
     if not args.no_catch_up:
         final = START + dt.timedelta(days=args.days)
         catch_up = [Tideline("peer_tideline_cu"), TidelineSource("peer_tideline_src_cu"), Microbatch("peer_mb_cu", 3),
                     PlainDbtExact("peer_plain_cu"), HandWritten(runner.spark, "peer_hand_cu")]
+        catch_up = [s for s in catch_up if s.key in wanted]
         results = {}
         for system in catch_up:
             results[system.name] = system.step(final)

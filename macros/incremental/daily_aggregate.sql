@@ -137,8 +137,8 @@
         {%- do state.update({'watermark': watermark, 'files': files}) -%}
     {%- endif -%}
     {%- set lower = tideline.lower_limit(state.watermark) -%}
-    {%- set window = tideline.run_window_ctes(lower) if reads_source and not backfill else none -%}
-    {%- set plan = tideline.days_to_process(model_name, first_build, backfill, reads_source, window) -%}
+    {%- set window_lower = lower if reads_source and not backfill else none -%}
+    {%- set plan = tideline.days_to_process(model_name, first_build, backfill, reads_source, window_lower) -%}
     {%- if plan.watermark is none and (plan.filtered_upper is not none or reads_source) and not first_build -%}
         {#- the table is there but no run of it committed (its first build found no events,
             or died before its commit): this run is its first build -#}
@@ -146,7 +146,7 @@
             {{ exceptions.raise_compiler_error("tideline: cannot backfill " ~ model_name ~ ": no run of it has committed yet; run it without tideline__backfill_dates first") }}
         {%- endif -%}
         {%- set first_build = true -%}
-        {%- set plan = tideline.days_to_process(model_name, first_build, backfill, reads_source, window) -%}
+        {%- set plan = tideline.days_to_process(model_name, first_build, backfill, reads_source, window_lower) -%}
     {%- endif -%}
     {%- do tideline.refuse_now_before_watermark(model_name, plan.watermark) -%}
     {%- do tideline.checkpoint(model_name, 'decided') -%}

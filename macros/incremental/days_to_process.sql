@@ -25,12 +25,14 @@
     Where the new rows of a date come from depends on what M reads:
       * filtered events (filtered_events()): the date rows that tl_filtered_events committed
         in batches after M's watermark (tl_filtered_events_log);
-      * the source (source_events()): `window`, the CTEs of this run's window of the source
-        (run_window_ctes), whose per-date counts are the new rows, and whose facts the bounds
-        row carries too (window_columns_sql). M's date rows keep each date's first load time
-        (in lower_limit), where the recompute of the date starts reading the source. A backfill
-        reads no window (`window` none). -#}
-{% macro days_to_process_sql(model_name, first_build, backfill, reads_source=false, window=none) %}
+      * the source (source_events()): the CTEs of this run's window of the source from
+        `window_lower`, its lower limit (run_window_ctes), whose per-date counts are the new
+        rows, and whose facts the bounds row carries too (window_columns_sql). M's date rows
+        keep each date's first load time (in lower_limit), where the recompute of the date
+        starts reading the source. A backfill reads no window (`window_lower` none). -#}
+{% macro days_to_process_sql(model_name, first_build, backfill, reads_source=false, window_lower=none) %}
+    {%- set window = tideline.run_window_ctes(window_lower) if window_lower else none -%}
+    {%- set window_upper = tideline.window_upper_sql(window_lower) if window_lower else none -%}
     {%- set min_rows = tideline.var_int('tideline__min_rows_to_process', 1) -%}
     {%- set reprocess_days = tideline.var_int('tideline__reprocess_days', 0) -%}
     {%- set now = tideline.now() -%}
@@ -72,8 +74,8 @@
     reads as (
         select
             watermark,
-            {{ '(select upper_limit from limits)' if window else 'filtered_upper' }} as filtered_upper,
-            {{ 'watermark' if backfill and not reads_source else ('(select upper_limit from limits)' if window else 'filtered_upper') }} as reads_up_to,
+            {{ window_upper if window else 'filtered_upper' }} as filtered_upper,
+            {{ 'watermark' if backfill and not reads_source else (window_upper if window else 'filtered_upper') }} as reads_up_to,
             state_files
         from bounds
     ),
@@ -188,8 +190,8 @@
 
 {#- Run the decision query: {'watermark', 'filtered_upper', 'reads_up_to', 'state_files',
     'dates': [dict per candidate date], 'window': the window's facts (window_facts) or none}. -#}
-{% macro days_to_process(model_name, first_build, backfill, reads_source=false, window=none) %}
-    {%- set rows = tideline.query_rows(tideline.days_to_process_sql(model_name, first_build, backfill, reads_source, window)) -%}
+{% macro days_to_process(model_name, first_build, backfill, reads_source=false, window_lower=none) %}
+    {%- set rows = tideline.query_rows(tideline.days_to_process_sql(model_name, first_build, backfill, reads_source, window_lower)) -%}
     {%- set bounds = rows | selectattr(0, 'equalto', 'bounds') | first -%}
     {%- set dates = [] -%}
     {%- for r in rows if r[0] == 'date' -%}
@@ -201,5 +203,5 @@
     {%- endfor -%}
     {{- return({'watermark': bounds[1], 'filtered_upper': bounds[2], 'reads_up_to': bounds[3],
                 'state_files': none if bounds[12] is none else bounds[12] | int, 'dates': dates | sort(attribute='event_date'),
-                'window': tideline.window_facts(bounds, 14) if window else none}) -}}
+                'window': tideline.window_facts(bounds, 14) if window_lower else none}) -}}
 {% endmacro %}

@@ -108,7 +108,7 @@
                      and kept events without a derived_tstamp: the run's counts.
     One ranking of the window serves both the dates and the counts. -#}
 {% macro run_window_ctes(lower) %}
-    {%- set upper_sql = '(select upper_limit from limits)' -%}
+    {%- set upper_sql = tideline.window_upper_sql(lower) -%}
         limits as (
             {{ tideline.limits_sql(lower) }}
         ),

@@ -13,7 +13,8 @@
     backfill_limit_days neither fails nor stalls: the next run skips ahead to the next load.
 
     The limits are not a table: the run computes them inside its one decide query (limits_sql)
-    and then writes with them as literals. -#}
+    and then writes with them as literals. Inside that query the upper limit is a literal too
+    whenever the rule already fixes it at now (window_upper_sql). -#}
 
 {#- Step 1 of a model that reads the source by run windows (tl_filtered_events, a daily
     aggregate over source_events()): its watermark, the newest load time its committed runs
@@ -30,13 +31,30 @@
     {{- return([state[0], state[1] | int]) -}}
 {% endmacro %}
 
-{#- The lower limit of this run: [SQL expression, 'YYYY-MM-DD' of it]. -#}
+{#- The lower limit of this run: [SQL expression, 'YYYY-MM-DD' of it, the earliest load time
+    the window can hold at or after it ('YYYY-MM-DD HH:MM:SS...')]. -#}
 {% macro lower_limit(watermark) %}
     {%- if watermark is none -%}
         {%- set start = tideline.var_date('tideline__start_date') -%}
-        {{- return([tideline.ts(start ~ ' 00:00:00') ~ ' - interval 1 microsecond', start]) -}}
+        {{- return([tideline.ts(start ~ ' 00:00:00') ~ ' - interval 1 microsecond', start, start ~ ' 00:00:00']) -}}
     {%- endif -%}
-    {{- return([tideline.ts(watermark), watermark[:10]]) -}}
+    {{- return([tideline.ts(watermark), watermark[:10], watermark]) -}}
+{% endmacro %}
+
+{#- The upper limit as the decide query uses it. When the lower limit is within
+    backfill_limit_days of now, the rule gives now whatever the next load is (next_load + days
+    > lower + days > now), so it is the literal now: Spark prunes the window's scan with it and
+    plans the query once, where the limits' scalar subquery is computed again at each use (a
+    decide query about a fifth slower). After a longer gap (a catch-up, a first build from an
+    old start date) it is that subquery. -#}
+{% macro window_upper_sql(lower) %}
+    {%- set days = tideline.var_int('tideline__backfill_limit_days', 1) -%}
+    {%- set parse = modules.datetime.datetime.strptime -%}
+    {%- if parse(lower[2][:19], '%Y-%m-%d %H:%M:%S') + modules.datetime.timedelta(days=days)
+            > parse(tideline.now()[:19], '%Y-%m-%d %H:%M:%S') -%}
+        {{- return(tideline.ts(tideline.now())) -}}
+    {%- endif -%}
+    {{- return('(select upper_limit from limits)') -}}
 {% endmacro %}
 
 {#- One row: lower_limit, next_load, upper_limit, as the rule above says, and the load checks:

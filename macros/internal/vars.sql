@@ -137,12 +137,18 @@
 {#- on-run-start (from ensure_state_tables, when tl_state exists): the same check for every
     selected model at once, before any model runs, so that no model of the run writes. Only
     when now is pinned (tideline__now, TIDELINE_NOW): the clock cannot be before a watermark,
-    which is at most the now of an earlier run. One query over the run rows of tl_state. -#}
+    which is at most the now of an earlier run. And only when the run writes more than one
+    node: a lone model refuses itself before it writes. One query over the run rows of
+    tl_state. -#}
 {% macro refuse_now_before_watermarks() %}
     {%- set pinned = tideline.tl_var('tideline__now') not in [none, ''] or env_var('TIDELINE_NOW', '') != '' -%}
     {%- set selected = [] -%}
-    {%- for uid in selected_resources if uid in graph.nodes -%}{%- do selected.append(graph.nodes[uid].name) -%}{%- endfor -%}
-    {%- if not pinned or not selected or flags.FULL_REFRESH -%}{{ return(none) }}{%- endif -%}
+    {%- set writers = [] -%}
+    {%- for uid in selected_resources if uid in graph.nodes -%}
+        {%- do selected.append(graph.nodes[uid].name) -%}
+        {%- if graph.nodes[uid].resource_type in ['model', 'seed', 'snapshot'] -%}{%- do writers.append(uid) -%}{%- endif -%}
+    {%- endfor -%}
+    {%- if not pinned or writers | length < 2 or flags.FULL_REFRESH -%}{{ return(none) }}{%- endif -%}
     {% set sql %}
         select model, cast(max(watermark) as string) as watermark
         from {{ tideline.state_table() }}
