@@ -222,3 +222,23 @@ def assert_rows_equal(actual: list[dict], expected: list[dict], label: str = "ta
     if len(missing) > 10 or len(extra) > 10:
         lines.append(f"  ... {len(missing)} missing and {len(extra)} unexpected in all")
     raise AssertionError("\n".join(lines))
+
+
+# ---- a daily aggregate over source_events() against the same select over filtered_events() ------
+FROM_SOURCE = "daily_user_events_from_source"
+OVER_FILTERED = "daily_user_activity"
+SOURCE_COLUMNS = ["event_date", "attribute_key", "event_count", "page_views", "last_event_tstamp"]
+
+
+def date_state(project: Project, model: str) -> list[dict]:
+    """A daily aggregate's per-date state: processed and skipped rows."""
+    rows = project.rows(f"""select event_date, processed_rows, skipped_rows
+        from {project.fresh('tl_daily_aggregation_manifest')} where model = '{model}'""")
+    return [dict(zip(("event_date", "processed_rows", "skipped_rows"), r)) for r in rows]
+
+
+def assert_same_as_over_filtered_events(project: Project, label: str) -> None:
+    """FROM_SOURCE's rows and per-date state equal those of OVER_FILTERED (same columns)."""
+    assert_rows_equal(project.table(FROM_SOURCE, SOURCE_COLUMNS), project.table(OVER_FILTERED, SOURCE_COLUMNS),
+                      label=f"{label}: rows")
+    assert_rows_equal(date_state(project, FROM_SOURCE), date_state(project, OVER_FILTERED), label=f"{label}: date state")

@@ -15,7 +15,8 @@ import re
 
 import pytest
 
-from harness import Project, assert_rows_equal, data_rows
+from harness import (FROM_SOURCE, OVER_FILTERED, Project, assert_rows_equal, assert_same_as_over_filtered_events,
+                     data_rows, date_state)
 from tideline_tools.generator import EventWorld
 
 WORLD = EventWorld(seed=515, start=dt.datetime(2025, 5, 1), days=4, events_per_day=90, users=9,
@@ -25,23 +26,9 @@ WORLD = EventWorld(seed=515, start=dt.datetime(2025, 5, 1), days=4, events_per_d
 VARS = {"tideline__start_date": "2025-05-01", "tideline__backfill_limit_days": 1, "tideline__reprocess_days": 1,
         "tideline__min_rows_to_process": 3, "tideline__dedupe_lookback_days": 1,
         "tideline__compact_every": 4}   # compactions of its state, between runs
-FROM_SOURCE = "daily_user_events_from_source"
-OVER_FILTERED = "daily_user_activity"
 SELECT = ["tl_filtered_events", OVER_FILTERED, FROM_SOURCE]
-COLUMNS = ["event_date", "attribute_key", "event_count", "page_views", "last_event_tstamp"]
 RUN_TIMES = [dt.datetime(2025, 5, 1, 9), dt.datetime(2025, 5, 2, 1), dt.datetime(2025, 5, 2, 13),
              dt.datetime(2025, 5, 4, 2), dt.datetime(2025, 5, 6, 8), dt.datetime(2025, 5, 7, 8)]
-
-
-def date_state(project: Project, model: str) -> list[dict]:
-    rows = project.rows(f"""select event_date, processed_rows, skipped_rows
-        from {project.fresh('tl_daily_aggregation_manifest')} where model = '{model}'""")
-    return [dict(zip(("event_date", "processed_rows", "skipped_rows"), r)) for r in rows]
-
-
-def assert_same_as_over_filtered_events(project: Project, label: str) -> None:
-    assert_rows_equal(project.table(FROM_SOURCE, COLUMNS), project.table(OVER_FILTERED, COLUMNS), label=f"{label}: rows")
-    assert_rows_equal(date_state(project, FROM_SOURCE), date_state(project, OVER_FILTERED), label=f"{label}: date state")
 
 
 def test_every_run_and_a_backfill_give_what_the_aggregate_over_filtered_events_gives(project):
