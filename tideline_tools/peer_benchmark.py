@@ -116,7 +116,6 @@ def print_steps(name: str, run: dict) -> None:
 
 class Tideline:
     """tideline's daily aggregate over tl_filtered_events (filtered_events()): two models, two writes a run."""
-    key = "tideline"
     name = "tideline"
     model = "daily_user_events"
     select = "+daily_user_events"
@@ -136,7 +135,6 @@ class Tideline:
 
 class TidelineSource(Tideline):
     """The same daily aggregate over source_events(): one model, one write a run."""
-    key = "source"
     name = "tideline, source_events()"
     model = "daily_user_events_source"
     select = "daily_user_events_source"
@@ -145,7 +143,7 @@ class TidelineSource(Tideline):
 class Microbatch:
     def __init__(self, schema: str, lookback: int):
         self.schema, self.lookback = schema, lookback
-        self.key, self.name = f"mb{lookback}", f"microbatch lookback {lookback}"
+        self.name = f"microbatch lookback {lookback}"
         self.built = False
 
     def step(self, now: dt.datetime) -> dict:
@@ -166,7 +164,6 @@ class PlainDbtExact:
     event dates that the new loads touched, one insert overwrite recomputing them from the
     source (model daily_user_events_exact of the microbatch project)."""
 
-    key = "plain"
     name = "plain dbt, exact"
 
     def __init__(self, schema: str):
@@ -182,7 +179,6 @@ class PlainDbtExact:
 class HandWritten:
     """The same exact step written directly against PySpark (one SparkSession, no dbt)."""
 
-    key = "hand"
     name = "hand-written PySpark"
 
     def __init__(self, spark, schema: str):
@@ -307,9 +303,11 @@ def main(argv: list[str] | None = None) -> int:
         runner.execute(f"drop schema if exists {schema} cascade")
     run_dbt(["deps"], project_dir=TIDELINE_PROJECT)
 
-    systems = [Tideline("peer_tideline"), TidelineSource("peer_tideline_src"), Microbatch("peer_mb3", 3), Microbatch("peer_mb10", 10),
-               PlainDbtExact("peer_plain"), HandWritten(runner.spark, "peer_hand")]
-    systems = [s for s in systems if s.key in wanted]
+    # built only when wanted: a system's constructor may create its tables
+    systems = [make() for key, make in [
+        ("tideline", lambda: Tideline("peer_tideline")), ("source", lambda: TidelineSource("peer_tideline_src")),
+        ("mb3", lambda: Microbatch("peer_mb3", 3)), ("mb10", lambda: Microbatch("peer_mb10", 10)),
+        ("plain", lambda: PlainDbtExact("peer_plain")), ("hand", lambda: HandWritten(runner.spark, "peer_hand"))] if key in wanted]
     runs: dict[str, list[dict]] = {s.name: [] for s in systems}
     print(f"{args.days} daily runs over {world.rows_total()} events ({args.events_per_day} a day, "
           f"{args.users} users, {args.late_share:.0%} loaded 1-{args.max_late_days} days late)", flush=True)
@@ -337,9 +335,10 @@ def main(argv: list[str] | None = None) -> int:
 
     if not args.no_catch_up:
         final = START + dt.timedelta(days=args.days)
-        catch_up = [Tideline("peer_tideline_cu"), TidelineSource("peer_tideline_src_cu"), Microbatch("peer_mb_cu", 3),
-                    PlainDbtExact("peer_plain_cu"), HandWritten(runner.spark, "peer_hand_cu")]
-        catch_up = [s for s in catch_up if s.key in wanted]
+        catch_up = [make() for key, make in [
+            ("tideline", lambda: Tideline("peer_tideline_cu")), ("source", lambda: TidelineSource("peer_tideline_src_cu")),
+            ("mb3", lambda: Microbatch("peer_mb_cu", 3)), ("plain", lambda: PlainDbtExact("peer_plain_cu")),
+            ("hand", lambda: HandWritten(runner.spark, "peer_hand_cu"))] if key in wanted]
         results = {}
         for system in catch_up:
             results[system.name] = system.step(final)

@@ -112,17 +112,11 @@
     are newer than the last run's, for readers of the newest version and for downstream
     watermarks), the generation it reads and the one it writes (the next one when it compacts). -#}
 {% macro derivation_plan(settings, state, frontier) %}
-    {%- set f = tideline._shift(frontier.frontier, 0) -%}
-    {%- set batch = f if state.batch is none or f > tideline._shift(state.batch, 0) else tideline._shift(state.batch, 0.000001) -%}
+    {%- set f = tideline.shift_time(frontier.frontier, 0) -%}
+    {%- set batch = f if state.batch is none or f > tideline.shift_time(state.batch, 0) else tideline.shift_time(state.batch, 0.000001) -%}
     {%- set plan = tideline.generation_plan(state.generation, state.runs_in_generation, settings.compact_every) -%}
     {%- do plan.update({'batch': batch}) -%}
     {{- return(plan) -}}
-{% endmacro %}
-
-{#- A timestamp text moved by a number of seconds. -#}
-{% macro _shift(text, seconds) %}
-    {%- set t = modules.datetime.datetime.strptime(text[:26] if '.' in text else text[:19], '%Y-%m-%d %H:%M:%S.%f' if '.' in text else '%Y-%m-%d %H:%M:%S') -%}
-    {{- return((t + modules.datetime.timedelta(seconds=seconds)).strftime('%Y-%m-%d %H:%M:%S.%f')) -}}
 {% endmacro %}
 
 {#- The publish lambda with the document's position added as the first column of each of its
@@ -168,7 +162,6 @@
     {%- endfor -%}
     {{- return(columns) -}}
 {% endmacro %}
-
 
 {#- The value after folding `update` (a column, null where a document does not update it)
     into `stored` (the value before this run's documents, null for never written) over the
@@ -287,7 +280,7 @@
         from (
             select *, to_json(struct(*)) as _tl_row
             from {{ t.source.rendered }}
-            where {{ t.commit_column }} <= {{ tideline.ts(tideline._shift(frontier.frontier, -t.delay)) }}
+            where {{ t.commit_column }} <= {{ tideline.ts(tideline.shift_time(frontier.frontier, -t.delay)) }}
                 {%- if watermark %} and {{ t.commit_column }} > {{ tideline.ts(watermark) }}{% endif %}
         ) as s
     ),
@@ -561,7 +554,7 @@
 {% macro derivation_transform_rows(settings, state, frontier) %}
     {%- set rows = [] -%}
     {%- for t in settings.transforms -%}
-        {%- set reached = tideline._shift(frontier.frontier, -t.delay) -%}
+        {%- set reached = tideline.shift_time(frontier.frontier, -t.delay) -%}
         {%- set before = state.watermarks.get(t.name) -%}
         {%- do rows.append({'kind': 'transform', 'transform': t.name, 'lower_limit': before, 'upper_limit': reached,
                             'watermark': [before, reached] | max if before else reached, 'rows_read': frontier.documents[t.name]}) -%}

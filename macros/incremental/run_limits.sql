@@ -43,15 +43,13 @@
 
 {#- The upper limit as the decide query uses it. When the lower limit is within
     backfill_limit_days of now, the rule gives now whatever the next load is (next_load + days
-    > lower + days > now), so it is the literal now: Spark prunes the window's scan with it and
+    >= lower + days >= now), so it is the literal now: Spark prunes the window's scan with it and
     plans the query once, where the limits' scalar subquery is computed again at each use (a
     decide query about a fifth slower). After a longer gap (a catch-up, a first build from an
     old start date) it is that subquery. -#}
 {% macro window_upper_sql(lower) %}
     {%- set days = tideline.var_int('tideline__backfill_limit_days', 1) -%}
-    {%- set parse = modules.datetime.datetime.strptime -%}
-    {%- if parse(lower[2][:19], '%Y-%m-%d %H:%M:%S') + modules.datetime.timedelta(days=days)
-            > parse(tideline.now()[:19], '%Y-%m-%d %H:%M:%S') -%}
+    {%- if tideline.shift_time(lower[2], days * 86400) >= tideline.shift_time(tideline.now(), 0) -%}
         {{- return(tideline.ts(tideline.now())) -}}
     {%- endif -%}
     {{- return('(select upper_limit from limits)') -}}

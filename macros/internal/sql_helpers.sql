@@ -88,3 +88,10 @@
     {%- set aliases = {'integer': 'int', 'long': 'bigint', 'short': 'smallint', 'byte': 'tinyint', 'real': 'float'} -%}
     {{- return(aliases.get(t, t)) -}}
 {% endmacro %}
+
+{#- A timestamp text ('YYYY-MM-DD HH:MM:SS[.ffffff]') moved by a number of seconds, as
+    'YYYY-MM-DD HH:MM:SS.ffffff': texts of that one form compare as the times do. -#}
+{% macro shift_time(text, seconds) %}
+    {%- set t = modules.datetime.datetime.strptime(text[:26] if '.' in text else text[:19], '%Y-%m-%d %H:%M:%S.%f' if '.' in text else '%Y-%m-%d %H:%M:%S') -%}
+    {{- return((t + modules.datetime.timedelta(seconds=seconds)).strftime('%Y-%m-%d %H:%M:%S.%f')) -}}
+{% endmacro %}
