@@ -20,6 +20,11 @@ sees only what was loaded by then; each computes page views and events per user 
                     new loads touched (one query) and recomputes them whole from the source (one
                     write): the floor of an exact run in dbt on this source, with no state, no
                     duplicate handling and no crash protocol (model daily_user_events_exact);
+  * plain dbt, floor the plain exact model plus the least tideline's contracts ask of a run:
+                    duplicates resolved, a state table with a commit row written after the data,
+                    a check for recomputed dates left without rows (model daily_user_events_floor,
+                    materialization peer_floor). No load checks, no per-date skip accounting: the
+                    floor of an exact run with those contracts, as a reference;
   * hand-written    a PySpark job in the same SparkSession: read the new load, append it to an
                     events-by-date table, recompute the touched dates, overwrite their partitions.
 
@@ -49,7 +54,7 @@ MICROBATCH_PROJECT = PEER_DIR / "microbatch"
 SOURCE_SCHEMA = "peer_source"
 START = dt.datetime(2025, 1, 1)
 MICRO = dt.timedelta(microseconds=1)
-SYSTEM_KEYS = ("tideline", "source", "mb3", "mb10", "plain", "hand")   # --systems
+SYSTEM_KEYS = ("tideline", "source", "mb3", "mb10", "plain", "floor", "hand")   # --systems
 
 
 @contextmanager
@@ -165,15 +170,25 @@ class PlainDbtExact:
     source (model daily_user_events_exact of the microbatch project)."""
 
     name = "plain dbt, exact"
+    model = "daily_user_events_exact"
 
     def __init__(self, schema: str):
         self.schema = schema
 
     def step(self, now: dt.datetime) -> dict:
-        return dbt_run(["run", "--select", "daily_user_events_exact"], MICROBATCH_PROJECT, self.schema, now=now)
+        return dbt_run(["run", "--select", self.model], MICROBATCH_PROJECT, self.schema, now=now)
 
     def table(self) -> str:
-        return f"{self.schema}.daily_user_events_exact"
+        return f"{self.schema}.{self.model}"
+
+
+class PlainDbtFloor(PlainDbtExact):
+    """The plain exact run plus the least tideline's contracts ask of it (duplicates resolved,
+    state with a commit row written last, a check for emptied dates): model
+    daily_user_events_floor of the microbatch project, materialization peer_floor."""
+
+    name = "plain dbt, floor with the contracts"
+    model = "daily_user_events_floor"
 
 
 class HandWritten:
@@ -220,6 +235,9 @@ class HandWritten:
         return f"{self.schema}.daily_user_events"
 
 
+RATIO_ROWS = (Tideline, PlainDbtFloor)   # the rows that get ratio columns
+
+
 def compare(runner, table: str) -> tuple[int, int]:
     """(wrong rows, missed events) of a system's table against one aggregate over all loaded events."""
     runner.execute(f"refresh table {table}")
@@ -252,7 +270,7 @@ def summarize(name: str, runs: list[dict], ratios_to: dict[str, list[dict]], qua
 def print_table(title: str, rows: list[dict], ratio_names: list[str]) -> None:
     print(f"\n{title}")
     head = f"| system | median s/run | spread (min-max) | wrong rows | missed events | statements/run |"
-    head += "".join(f" tideline row / {r} |" for r in ratio_names)
+    head += "".join(f" row / {r} |" for r in ratio_names)
     print(head)
     print("|" + "---|" * (6 + len(ratio_names)))
     for r in rows:
@@ -273,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2025)
     parser.add_argument("--no-catch-up", action="store_true", help="skip the one-run catch-up")
     parser.add_argument("--steps", action="store_true",
-                        help="print where the last daily run of tideline, of microbatch lookback 3 and of plain dbt went, statement by statement")
+                        help="print where the last daily run of tideline, of microbatch lookback 3 and of the plain dbt models went, statement by statement")
     parser.add_argument("--systems", default=",".join(SYSTEM_KEYS),
                         help=f"the systems to run, comma-separated (default: all of {','.join(SYSTEM_KEYS)})")
     args = parser.parse_args(argv)
@@ -297,8 +315,8 @@ def main(argv: list[str] | None = None) -> int:
     world = EventWorld(seed=args.seed, start=START, days=args.days, events_per_day=args.events_per_day,
                        users=args.users, late_share=args.late_share, max_late_days=args.max_late_days,
                        duplicate_share=0, reload_share=0, pre_start_share=0, bot_share=0)
-    schemas = [SOURCE_SCHEMA, "peer_tideline", "peer_tideline_src", "peer_tideline_src_cu", "peer_mb3", "peer_mb10", "peer_plain", "peer_hand",
-               "peer_tideline_cu", "peer_mb_cu", "peer_plain_cu", "peer_hand_cu"]
+    schemas = [SOURCE_SCHEMA, "peer_tideline", "peer_tideline_src", "peer_tideline_src_cu", "peer_mb3", "peer_mb10", "peer_plain", "peer_floor",
+               "peer_hand", "peer_tideline_cu", "peer_mb_cu", "peer_plain_cu", "peer_floor_cu", "peer_hand_cu"]
     for schema in schemas:
         runner.execute(f"drop schema if exists {schema} cascade")
     run_dbt(["deps"], project_dir=TIDELINE_PROJECT)
@@ -307,7 +325,8 @@ def main(argv: list[str] | None = None) -> int:
     systems = [make() for key, make in [
         ("tideline", lambda: Tideline("peer_tideline")), ("source", lambda: TidelineSource("peer_tideline_src")),
         ("mb3", lambda: Microbatch("peer_mb3", 3)), ("mb10", lambda: Microbatch("peer_mb10", 10)),
-        ("plain", lambda: PlainDbtExact("peer_plain")), ("hand", lambda: HandWritten(runner.spark, "peer_hand"))] if key in wanted]
+        ("plain", lambda: PlainDbtExact("peer_plain")), ("floor", lambda: PlainDbtFloor("peer_floor")),
+        ("hand", lambda: HandWritten(runner.spark, "peer_hand"))] if key in wanted]
     runs: dict[str, list[dict]] = {s.name: [] for s in systems}
     print(f"{args.days} daily runs over {world.rows_total()} events ({args.events_per_day} a day, "
           f"{args.users} users, {args.late_share:.0%} loaded 1-{args.max_late_days} days late)", flush=True)
@@ -320,16 +339,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"day {day:>2}: " + ", ".join(f"{s.name} {runs[s.name][-1]['wall']:.1f}s/{runs[s.name][-1]['statements']}"
                                             for s in systems), flush=True)
 
-    tidelines = [s.name for s in systems if isinstance(s, Tideline)]
-    others = [s.name for s in systems if not isinstance(s, Tideline)]
+    # ratio columns: tideline's rows and the floor's, each against the peers (but itself)
+    compared = [s.name for s in systems if isinstance(s, RATIO_ROWS)]
+    peers = [s.name for s in systems if not isinstance(s, Tideline)]
     rows = []
     for system in systems:
-        ratios = {o: runs[o] for o in others} if system.name in tidelines else {}
+        ratios = {o: runs[o] for o in peers if o != system.name} if system.name in compared else {}
         rows.append(summarize(system.name, runs[system.name], ratios, compare(runner, system.table())))
     print_table(f"Daily schedule: {args.days} runs, one a day (seconds are wall time of one run in a warm process)",
-                rows, others)
+                rows, peers)
     if args.steps:
-        for name in (*tidelines, "microbatch lookback 3", PlainDbtExact.name):
+        for name in (*compared, "microbatch lookback 3", PlainDbtExact.name):
             if name in runs:
                 print_steps(name, runs[name][-1])
 
@@ -338,14 +358,14 @@ def main(argv: list[str] | None = None) -> int:
         catch_up = [make() for key, make in [
             ("tideline", lambda: Tideline("peer_tideline_cu")), ("source", lambda: TidelineSource("peer_tideline_src_cu")),
             ("mb3", lambda: Microbatch("peer_mb_cu", 3)), ("plain", lambda: PlainDbtExact("peer_plain_cu")),
-            ("hand", lambda: HandWritten(runner.spark, "peer_hand_cu"))] if key in wanted]
+            ("floor", lambda: PlainDbtFloor("peer_floor_cu")), ("hand", lambda: HandWritten(runner.spark, "peer_hand_cu"))] if key in wanted]
         results = {}
         for system in catch_up:
             results[system.name] = system.step(final)
         peers = [s.name for s in catch_up if not isinstance(s, Tideline)]
         rows = []
         for system in catch_up:
-            ratios = {o: [results[o]] for o in peers} if isinstance(system, Tideline) else {}
+            ratios = {o: [results[o]] for o in peers if o != system.name} if isinstance(system, RATIO_ROWS) else {}
             rows.append(summarize(system.name, [results[system.name]], ratios, compare(runner, system.table())))
         print_table(f"Catch-up: {args.days} days loaded, one run each", rows, peers)
     return 0

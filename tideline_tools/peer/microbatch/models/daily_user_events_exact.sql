@@ -18,13 +18,7 @@
         select cast(max(loaded_up_to) as string) from {{ this }}
     {% endset %}
     {%- set watermark = run_query(watermark_sql).columns[0].values()[0] or '1970-01-01 00:00:00' -%}
-    {% set touched_sql %}
-        select distinct cast(to_date(derived_tstamp) as string)
-        from {{ source('peer', 'events') }}
-        where load_date between date'{{ watermark[:10] }}' and date'{{ now[:10] }}'
-            and load_tstamp > timestamp'{{ watermark }}' and load_tstamp <= timestamp'{{ now }}'
-    {% endset %}
-    {%- do touched.extend(run_query(touched_sql).columns[0].values() | sort) -%}
+    {%- do touched.extend(peer_touched_dates(watermark, now)) -%}
 {%- endif %}
 
 select
