@@ -24,12 +24,16 @@
 
     Where the new rows of a date come from depends on what M reads:
       * filtered events (filtered_events()): the date rows that tl_filtered_events committed
-        in batches after M's watermark (tl_filtered_events_log);
-      * the source (source_events()): the CTEs of this run's window of the source from
-        `window_lower`, its lower limit (run_window_ctes), whose per-date counts are the new
-        rows, and whose facts the bounds row carries too (window_columns_sql). M's date rows
-        keep each date's first load time (in lower_limit), where the recompute of the date
-        starts reading the source. A backfill reads no window (`window_lower` none). -#}
+        in batches after M's watermark (tl_filtered_events_log). Those bounds come first
+        (`reads`), from M's and tl_filtered_events' run rows;
+      * the source (source_events()): the facts of this run's window of the source from
+        `window_lower`, its lower limit (run_window_ctes), whose event dates are the new rows,
+        and whose totals the bounds row carries too (window_columns_sql). M's date rows keep
+        each date's first load time (in lower_limit), where the recompute of the date starts
+        reading the source. A backfill reads no window (`window_lower` none). Here M's run
+        rows go into the same aggregation as its date rows and the window's facts: one pass.
+    The date facts are aggregated once, by event date and in total (grouping sets): the total
+    row is the bounds row. -#}
 {% macro days_to_process_sql(model_name, first_build, backfill, reads_source=false, window_lower=none) %}
     {%- set window = tideline.run_window_ctes(window_lower) if window_lower else none -%}
     {%- set window_upper = tideline.window_upper_sql(window_lower) if window_lower else none -%}
@@ -45,6 +49,7 @@
         {%- else %} and (reads.watermark is null or state.batch > reads.watermark)
         {%- endif %}
     {%- endset -%}
+    {%- set window_columns = tideline.window_event_columns()[4:] -%}
     with
     {%- if window %}
     {{ window }},
@@ -56,81 +61,93 @@
         from {{ tideline.state_table() }}
         where model in ('{{ model_name }}' {%- if not reads_source %}, 'tl_filtered_events'{% endif %})
     ),
-
-    bounds as (
-        select
-            {% if first_build %}cast(null as timestamp){% else %}max(case when {{ model_run }} then batch end){% endif %} as watermark,
-            {%- if not reads_source %}
-            max(case when model = 'tl_filtered_events' and kind = 'run' then batch end) as filtered_upper,
-            {%- elif window %}
-            cast(null as timestamp) as filtered_upper,
-            {%- else %}
-            max(case when {{ model_run }} then watermark end) as filtered_upper,
-            {%- endif %}
-            {{ 'max(cast(null as int))' if reads_source else tideline.state_files_sql(model_name, 'state_file') }} as state_files
-        from state   -- an aggregate: one row, with no state too
-    ),
+    {%- if not reads_source %}
 
     reads as (
         select
             watermark,
-            {{ window_upper if window else 'filtered_upper' }} as filtered_upper,
-            {{ 'watermark' if backfill and not reads_source else (window_upper if window else 'filtered_upper') }} as reads_up_to,
+            filtered_upper,
+            {{ 'watermark' if backfill else 'filtered_upper' }} as reads_up_to,
             state_files
-        from bounds
+        from (
+            select
+                {% if first_build %}cast(null as timestamp){% else %}max(case when {{ model_run }} then batch end){% endif %} as watermark,
+                max(case when model = 'tl_filtered_events' and kind = 'run' then batch end) as filtered_upper,
+                {{ tideline.state_files_sql(model_name, 'state_file') }} as state_files
+            from state   -- an aggregate: one row, with no state too
+        ) as bounds
     ),
+    {%- endif %}
 
-    -- per date, what is new since M's watermark and M's state rows of the date
+    -- per date, what is new since M's watermark and M's state rows of the date; reading the
+    -- source, M's run rows too (event date null: they count in the total only)
     date_facts as (
         select
             state.event_date,
             case when {{ fe_new_row if not reads_source else 'false' }} then state.new_rows end as new_rows,
             case when {{ fe_new_row if not reads_source else 'false' }} then state.late_rows end as late_rows,
-            case when state.model = '{{ model_name }}' then state.committed_at end as state_order,
+            case when state.model = '{{ model_name }}' and state.kind = 'date' then state.committed_at end as state_order,
             struct(state.processed_rows, state.skipped_rows, state.last_processed_at) as model_state,
-            case when state.model = '{{ model_name }}' then state.lower_limit end as first_load
+            case when state.model = '{{ model_name }}' and state.kind = 'date' then state.lower_limit end as first_load,
+            case when state.{{ model_run }} then state.batch end as run_batch,
+            case when state.{{ model_run }} then state.watermark end as run_watermark
+            {%- for c in window_columns if window %},
+            null as {{ c }}
+            {%- endfor %}
         from state
         {%- if not reads_source %}
         cross join reads
         {%- endif %}
-        where state.kind = 'date'
+        where (
+            state.kind = 'date'
             {%- if first_build %} and {{ "state.model = 'tl_filtered_events'" if not reads_source else 'false' }}{% endif %}
             {%- if backfill and reads_source %} and state.event_date between date'{{ backfill[0] }}' and date'{{ backfill[1] }}'{% endif %}
+        )
+        {%- if reads_source and not first_build %}
+            or state.{{ model_run }}
+        {%- endif %}
         {%- if window %}
         union all
-        select event_date, new_rows, late_rows, null, null, first_load
-        from window_dates
+        select event_date, new_rows, late_rows, null, null, first_load, null, null, {{ window_columns | join(', ') }}
+        from window_events
         {%- endif %}
+        union all   -- one row of nulls: the total row exists with no state and no window too
+        select null, null, null, null, null, null, null, null {%- for c in window_columns if window %}, null{% endfor %}
     ),
 
-    -- one pass over the date facts: max_by takes M's newest state row of the date (it skips
-    -- rows whose state_order is null: the new rows)
+    -- one pass over the date facts, by date and in total: max_by takes M's newest state row of
+    -- a date (it skips rows whose state_order is null: the new rows)
     per_date as (
         select
+            grouping(event_date) = 1 as is_total,
             event_date,
             coalesce(sum(new_rows), 0) as new_rows,
             coalesce(sum(late_rows), 0) as late_rows,
             max_by(model_state, state_order) as current_state,
-            min(first_load) as first_load
+            min(first_load) as first_load,
+            max(run_batch) as run_batch,
+            max(run_watermark) as run_watermark
+            {%- if window %},
+            {{ tideline.window_totals_sql() | indent(12) }}
+            {%- endif %}
         from date_facts
-        group by event_date
+        group by grouping sets ((event_date), ())
     ),
 
     candidates as (
         select
-            event_date,
-            new_rows,
-            late_rows,
+            *,
             coalesce(current_state.processed_rows, 0) as processed_before,
-            coalesce(current_state.skipped_rows, 0) as skipped_before,
-            current_state.last_processed_at,
-            first_load
+            coalesce(current_state.skipped_rows, 0) as skipped_before
         from per_date
-        {%- if backfill and reads_source %}
-        where true
-        {%- else %}
-        where new_rows > 0 {{- ' or coalesce(current_state.skipped_rows, 0) > 0' if not backfill }}
-        {%- endif %}
+        where is_total or (
+            event_date is not null
+            {%- if backfill and reads_source %}
+            {#- every date of the range with state or new rows #}
+            {%- else %}
+            and (new_rows > 0 {{- ' or coalesce(current_state.skipped_rows, 0) > 0' if not backfill }})
+            {%- endif %}
+        )
     ),
 
     decisions as (
@@ -149,26 +166,19 @@
         from candidates
     )
 
-    select
-        'bounds' as kind,
-        cast(reads.watermark as string) as watermark,
-        cast(reads.filtered_upper as string) as filtered_upper,
-        cast(reads.reads_up_to as string) as reads_up_to,
-        null as event_date, null as new_rows, null as late_rows, null as pending_rows, null as processed,
-        null as processed_rows, null as skipped_rows, null as last_processed_at,
-        reads.state_files, null as first_load
-        {%- if window %},
-        {{ tideline.window_columns_sql() | indent(8) }}
-        {%- endif %}
-    from reads
-    {%- if window %}
-    cross join limits
-    cross join window_counts
+    {#- the bounds: reading filtered events, from `reads`; reading the source, from the total #}
+    {%- if not reads_source %}
+        {%- set bounds = ['reads.watermark', 'reads.filtered_upper', 'reads.reads_up_to', 'reads.state_files'] %}
+    {%- else %}
+        {%- set upper = window_upper if window else 'run_watermark' %}
+        {%- set bounds = ['cast(null as timestamp)' if first_build else 'run_batch', upper, upper, 'cast(null as int)'] %}
     {%- endif %}
-    union all
     select
-        'date', null, null, null,
-        cast(event_date as string),
+        case when is_total then 'bounds' else 'date' end as kind,
+        case when is_total then cast({{ bounds[0] }} as string) end as watermark,
+        case when is_total then cast({{ bounds[1] }} as string) end as filtered_upper,
+        case when is_total then cast({{ bounds[2] }} as string) end as reads_up_to,
+        cast(event_date as string) as event_date,
         new_rows,
         late_rows,
         pending_rows,
@@ -179,13 +189,19 @@
         case when processed then processed_before + skipped_before + new_rows else processed_before end,
         {%- endif %}
         case when processed then 0 else pending_rows end,
-        case when processed then {{ tideline.ts(now) }} else last_processed_at end,
-        null,
-        cast(first_load as string)
+        case when processed then {{ tideline.ts(now) }} else current_state.last_processed_at end,
+        case when is_total then {{ bounds[3] }} end as state_files,
+        cast(first_load as string) as first_load
         {%- if window %},
-        null, null, null, null, null, null, null, null, null, null
+        {{ tideline.window_columns_sql() | indent(8) }}
         {%- endif %}
     from decisions
+    {%- if not reads_source %}
+    cross join reads
+    {%- endif %}
+    {%- if window %}
+    cross join limits
+    {%- endif %}
 {% endmacro %}
 
 {#- Run the decision query: {'watermark', 'filtered_upper', 'reads_up_to', 'state_files',

@@ -97,69 +97,94 @@
 
 {#- The CTEs that read one run window of the source, shared by the decide query of
     tl_filtered_events and that of a daily aggregate over source_events():
-      limits         the run limits (limits_sql) and the load checks;
-      copies         the window's copies and those loaded before it (within the dedupe
-                     lookback), ranked per event_id as events_this_run() ranks them;
-      kept           the window's filtered events, as source_events() keeps them: first
-                     copies of the window, usable and wanted;
-      window_dates   per event date of the kept events: new rows, late rows (loaded after
-                     their date) and the first load time;
-      window_counts  rows read, rows without an event_id, the newest load time, events kept
-                     and kept events without a derived_tstamp: the run's counts.
-    One ranking of the window serves both the dates and the counts. -#}
+      limits        the run limits (limits_sql) and the load checks;
+      copies_by_id  one row per event_id of the window's copies and those loaded before it
+                    (within the dedupe lookback, as events_this_run() reads them): its first
+                    copy in first_copy_order() (min of a struct that starts with those columns:
+                    the copy events_this_run() ranks first), and how many of its copies, and
+                    the newest, the window holds;
+      window_events what the run counts of each event_id, in the columns the decide queries
+                    sum (window_event_columns): the event's date and 1 in new_rows when the
+                    window keeps it (a first copy of the window, usable and wanted, as
+                    source_events() keeps it), late_rows when it was loaded after its date, the
+                    first load time, and its share of the run's counts (window_totals_sql). One
+                    row of nulls more, so that the totals exist for an empty window too.
+    The decide queries aggregate window_events once, by event date and in total (grouping sets):
+    one grouping of the window by event_id and one aggregation serve the dates and the counts,
+    where ranking the copies and counting dates and totals apart made twice the Spark jobs. -#}
 {% macro run_window_ctes(lower) %}
     {%- set upper_sql = tideline.window_upper_sql(lower) -%}
+    {%- set order = tideline.first_copy_order().split(',') | map('trim') | list -%}
+    {%- set others = tideline.required_source_columns().keys() | reject('in', order + ['event_id']) | list -%}
         limits as (
             {{ tideline.limits_sql(lower) }}
         ),
 
-        copies as (
+        copies_by_id as (
             select
-                {{ tideline.required_source_columns().keys() | join(', ') }},
-                row_number() over (partition by event_id order by {{ tideline.first_copy_order() }}) as copy_rank
+                event_id,
+                min(struct({{ (order + others) | join(', ') }})) as first_copy,
+                count_if(load_tstamp > {{ lower[0] }}) as window_copies,
+                max(case when load_tstamp > {{ lower[0] }} then load_tstamp end) as newest_load
             from {{ source('tideline', 'events') }}
             where {{ tideline.with_run_window(tideline._run_window_markers()[0], lower, upper_sql, tideline.now()[:10]) }}
+            group by event_id
         ),
 
-        kept as (
-            select to_date(derived_tstamp) as event_date, load_date, load_tstamp
-            from copies
-            where copy_rank = 1 and load_tstamp > {{ lower[0] }}
-                and {{ tideline.usable_event_predicate() }}
-                and {{ tideline.filtered_events_predicate() }}
-        ),
-
-        window_dates as (
+        window_events as (
             select
-                event_date,
-                count(*) as new_rows,
-                count_if(load_date > event_date) as late_rows,
-                min(load_tstamp) as first_load
-            from kept
-            group by event_date
-        ),
-
-        window_counts as (
-            select
-                count(*) as rows_read,
-                count_if(event_id is null) as rows_without_id,
-                cast(max(load_tstamp) as string) as watermark,
-                count_if(event_id is not null and copy_rank = 1) as events,
-                count_if(event_id is not null and copy_rank = 1 and derived_tstamp is null) as without_time
-            from copies
-            where load_tstamp > {{ lower[0] }}
+                case when kept then to_date(derived_tstamp) end as event_date,
+                case when kept then 1 else 0 end as new_rows,
+                case when kept and load_date > to_date(derived_tstamp) then 1 else 0 end as late_rows,
+                case when kept then load_tstamp end as first_load,
+                window_copies as rows_read,
+                case when event_id is null then window_copies else 0 end as rows_without_id,
+                newest_load,
+                case when first_in_window then 1 else 0 end as events,
+                case when first_in_window and derived_tstamp is null then 1 else 0 end as without_time
+            from (
+                select
+                    *,
+                    first_in_window
+                        and {{ tideline.usable_event_predicate() }}
+                        and {{ tideline.filtered_events_predicate() }} as kept
+                from (
+                    select
+                        event_id, window_copies, newest_load, first_copy.*,
+                        event_id is not null and first_copy.load_tstamp > {{ lower[0] }} as first_in_window
+                    from copies_by_id
+                ) as first_copies
+            ) as judged
+            union all
+            select {% for c in tideline.window_event_columns() %}null as {{ c }}{{ ', ' if not loop.last }}{% endfor %}
         )
 {%- endmacro %}
 
-{#- The run's facts from the columns the decide queries select from limits and window_counts
-    (window_columns_sql), in that order, starting at row[i]. -#}
+{#- The columns of window_events, in order. -#}
+{% macro window_event_columns() %}
+    {{- return(['event_date', 'new_rows', 'late_rows', 'first_load', 'rows_read', 'rows_without_id',
+                'newest_load', 'events', 'without_time']) -}}
+{% endmacro %}
+
+{#- The run's counts, aggregated over window_events rows (the total row of a decide query). -#}
+{% macro window_totals_sql() %}
+    coalesce(sum(rows_read), 0) as rows_read,
+    coalesce(sum(rows_without_id), 0) as rows_without_id,
+    max(newest_load) as newest_load,
+    coalesce(sum(events), 0) as events,
+    coalesce(sum(without_time), 0) as without_time
+{%- endmacro %}
+
+{#- The run's facts as the decide queries select them, from limits and the window totals
+    (window_totals_sql) of their total row, in the order window_facts() reads them. -#}
 {% macro window_columns_sql() %}
     cast(limits.lower_limit as string) as lower_limit, cast(limits.upper_limit as string) as upper_limit,
-    window_counts.rows_read, window_counts.rows_without_id, window_counts.watermark,
-    window_counts.events, window_counts.without_time, limits.rows_without_load_time,
+    rows_read, rows_without_id, cast(newest_load as string) as newest_load,
+    events, without_time, limits.rows_without_load_time,
     limits.rows_loaded_after_now, limits.rows_in_other_load_date
 {%- endmacro %}
 
+{#- The run's facts from the columns window_columns_sql selects, starting at row[i]. -#}
 {% macro window_facts(row, i) %}
     {%- set rows_read, without_id, events, without_time = row[i + 2] | int, row[i + 3] | int, row[i + 5] | int, row[i + 6] | int -%}
     {{- return({
@@ -170,20 +195,31 @@
         'rows_in_other_load_date': row[i + 9] | int}) -}}
 {% endmacro %}
 
-{#- Step 2: the run limits and the run's counts, in one query. Returns the window's facts
-    (window_facts) with 'dates': [[event_date, new_rows, late_rows], ...] and 'rows_written'. -#}
+{#- Step 2: the run limits and the run's counts, in one query: one aggregation of the window's
+    facts, by event date and in total. Returns the window's facts (window_facts) with 'dates':
+    [[event_date, new_rows, late_rows], ...] and 'rows_written'. -#}
 {% macro filtered_events_decide(lower) %}
     {% set sql %}
-        with {{ tideline.run_window_ctes(lower) }}
+        with {{ tideline.run_window_ctes(lower) }},
+
+        window_totals as (
+            select
+                grouping(event_date) = 1 as is_total,
+                event_date,
+                sum(new_rows) as new_rows,
+                sum(late_rows) as late_rows,
+                {{ tideline.window_totals_sql() | indent(16) }}
+            from window_events
+            group by grouping sets ((event_date), ())
+        )
 
         select
-            'run' as kind, cast(null as string) as event_date, 0 as new_rows, 0 as late_rows,
-            {{ tideline.window_columns_sql() }}
-        from limits
-        cross join window_counts
-        union all
-        select 'date', cast(event_date as string), new_rows, late_rows, null, null, null, null, null, null, null, null, null, null
-        from window_dates
+            case when is_total then 'run' else 'date' end as kind,
+            cast(event_date as string) as event_date, new_rows, late_rows,
+            {{ tideline.window_columns_sql() | indent(12) }}
+        from window_totals
+        cross join limits
+        where is_total or event_date is not null
     {% endset %}
     {%- set rows = tideline.query_rows(sql) -%}
     {%- set run = tideline.window_facts(rows | selectattr(0, 'equalto', 'run') | first, 4) -%}
