@@ -74,6 +74,14 @@ def test_runs_with_gaps_late_and_duplicate_loads_match_the_reference(project):
         assert current[0] == previous[2]
     assert sum(r[3] for r in runs) == WORLD.rows_total()   # every loaded row read exactly once
     project.assert_table_equals("tl_filtered_events", reference_filtered(project, runs[-1][1]))
+    # What each run counted per date in its decide query (its tl_filtered_events_log rows: the
+    # new rows the daily aggregates decide on) is what its write kept, first copies only: the
+    # events of its batch per date, and of those the ones loaded after their date.
+    counted = project.rows(f"""select cast(batch as string), cast(event_date as string), new_rows, late_rows
+        from {project.fresh('tl_filtered_events_log')}""")
+    written = project.rows(f"""select cast(_tl_batch as string), cast(event_date as string), count(*),
+        count_if(load_date > event_date) from {project.fresh('tl_filtered_events')} group by 1, 2""")
+    assert sorted(counted) == sorted(written)
 
 
 def test_an_empty_first_window_neither_fails_nor_stalls(project):
@@ -94,6 +102,23 @@ def test_an_empty_first_window_neither_fails_nor_stalls(project):
     runs = manifest(project)
     assert runs[-1][1] == dt.datetime(2025, 7, 12) and runs[-1][3] == world.rows_total()
     assert project.rows(f"select count(*) from {project.fresh('tl_filtered_events')}") == [(world.rows_total(),)]
+
+
+def test_a_first_window_that_keeps_no_event_still_builds_the_aggregates_empty(project):
+    # Every row is of an unwanted app: tl_filtered_events commits a run that read rows and kept
+    # none (no date rows). The first builds of a daily aggregate over it and of one over the
+    # source must still get their bounds (the total row of their decide query) and build empty.
+    project.reset()
+    world = EventWorld(seed=6, start=dt.datetime(2025, 6, 1), days=1, events_per_day=30, late_share=0,
+                       duplicate_share=0, reload_share=0, pre_start_share=0, bot_share=0)
+    last = world.last_arrival().replace(tzinfo=None)
+    project.load(world, until=last)
+    aggregates = ["daily_user_activity", "daily_user_events_from_source"]
+    project.dbt("run", "--select", *MODELS, *aggregates,
+                vars={**VARS, "tideline__now": str(last), "tideline__app_id": ["no-such-app"]})
+    assert manifest(project)[-1][3] == world.rows_total()   # every row read, none kept
+    for table in ["tl_filtered_events", *aggregates]:
+        assert project.rows(f"select count(*) from {project.fresh(table)}") == [(0,)], table
 
 
 def test_an_event_loaded_exactly_on_a_boundary_is_read_once(project):
