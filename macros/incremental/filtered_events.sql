@@ -31,8 +31,13 @@
 
 {#- The order in which copies of one event_id compete: the first-loaded copy wins, then the
     earliest device time, then the other timestamps and the fingerprint as tie-breakers. -#}
+{% macro first_copy_columns() %}
+    {{- return(['load_tstamp', 'dvce_created_tstamp', 'derived_tstamp', 'collector_tstamp', 'event_fingerprint']) -}}
+{% endmacro %}
+
+{#- The same order, for an `order by`. -#}
 {% macro first_copy_order() %}
-    load_tstamp, dvce_created_tstamp, derived_tstamp, collector_tstamp, event_fingerprint
+    {{- tideline.first_copy_columns() | join(', ') -}}
 {%- endmacro %}
 
 {#- The source events of this run's window, one row per event_id, with the source's columns.
@@ -100,7 +105,7 @@
       limits        the run limits (limits_sql) and the load checks;
       copies_by_id  one row per event_id of the window's copies and those loaded before it
                     (within the dedupe lookback, as events_this_run() reads them): its first
-                    copy in first_copy_order() (min of a struct that starts with those columns:
+                    copy in first_copy_order() (min of a struct that starts with first_copy_columns():
                     the copy events_this_run() ranks first), and how many of its copies, and
                     the newest, the window holds;
       window_events what the run counts of each event_id, in the columns the decide queries
@@ -114,7 +119,7 @@
     where ranking the copies and counting dates and totals apart made twice the Spark jobs. -#}
 {% macro run_window_ctes(lower) %}
     {%- set upper_sql = tideline.window_upper_sql(lower) -%}
-    {%- set order = tideline.first_copy_order().split(',') | map('trim') | list -%}
+    {%- set order = tideline.first_copy_columns() -%}
     {%- set others = tideline.required_source_columns().keys() | reject('in', order + ['event_id']) | list -%}
         limits as (
             {{ tideline.limits_sql(lower) }}
