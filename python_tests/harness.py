@@ -104,7 +104,7 @@ class Project:
         return Path(project_dir or PROJECT_DIR) / "target" / "tests" / self.name
 
     def dbt(self, *args: str, vars: dict[str, Any] | None = None, expect_success: bool = True,
-            project_dir=None, on_event=None) -> DbtResult:
+            project_dir=None, on_event=None, profiles_dir=None) -> DbtResult:
         """dbt <args> with the module's vars. A well-formed `tideline__now` goes to dbt as the
         environment variable TIDELINE_NOW, as a scheduler replaying a logical date passes it:
         dbt parses the whole project again whenever --vars change, and only the clock changes
@@ -120,11 +120,11 @@ class Project:
             os.environ["TIDELINE_NOW"] = now
             try:
                 return run_dbt(list(args), vars=merged, target=self.target, expect_success=expect_success,
-                               project_dir=project_dir, on_event=on_event)
+                               project_dir=project_dir, on_event=on_event, profiles_dir=profiles_dir)
             finally:
                 del os.environ["TIDELINE_NOW"]
         return run_dbt(list(args), vars=merged, target=self.target, expect_success=expect_success,
-                       project_dir=project_dir, on_event=on_event)
+                       project_dir=project_dir, on_event=on_event, profiles_dir=profiles_dir)
 
     # ---- reading -----------------------------------------------------------------------
     def rows(self, sql: str) -> list[tuple]:

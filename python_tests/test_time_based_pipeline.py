@@ -33,8 +33,13 @@ RUN_EVERY = dt.timedelta(hours=60 if os.environ.get("TIDELINE_TARGET") == "clust
 SELECT = ["tl_filtered_events", "daily_user_activity", "user_attributes"]
 
 
-def run_and_compare(project, reference: Pipeline, now: dt.datetime, settings: Settings = SETTINGS) -> None:
-    project.dbt("run", "--select", *SELECT, vars={**settings.vars(), "tideline__now": str(now)})
+def run_and_compare(project, reference: Pipeline, now: dt.datetime, settings: Settings = SETTINGS, run=None) -> None:
+    """One `dbt run` (or `run(select, vars)` when given), then every table against the reference."""
+    run_vars = {**settings.vars(), "tideline__now": str(now)}
+    if run is None:
+        project.dbt("run", "--select", *SELECT, vars=run_vars)
+    else:
+        run(SELECT, run_vars)
     reference.run(source_rows(project), now, settings)
     label = f"after the run at {now}"
     project.assert_table_equals("tl_filtered_events", reference.filtered_rows())

@@ -40,6 +40,7 @@ def run_dbt(
     expect_success: bool = True,
     project_dir: str | os.PathLike | None = None,
     on_event=None,
+    profiles_dir: str | os.PathLike | None = None,
 ) -> DbtResult:
     """`dbt <args> --vars <vars>` in-process; raise DbtFailed when expect_success and it fails."""
     from dbt.cli.main import dbtRunner
@@ -48,7 +49,7 @@ def run_dbt(
         os.environ.setdefault("DBT_USE_COLORS", "false")   # no colour codes in logs and pipes
 
     full = list(args)
-    full += ["--project-dir", str(project_dir or PROJECT_DIR), "--profiles-dir", str(PROFILES_DIR)]
+    full += ["--project-dir", str(project_dir or PROJECT_DIR), "--profiles-dir", str(profiles_dir or PROFILES_DIR)]
     if target:
         full += ["--target", target]
     if vars:

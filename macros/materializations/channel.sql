@@ -10,6 +10,7 @@
     and readers keep rows of committed runs only. The boundary in force is the newest committed
     run's, so readers see the old boundary or the new, never a mix. -#}
 {% materialization channel, adapter='spark' %}
+    {%- do tideline.prepare_session(this.identifier) -%}
     {%- set settings = tideline.channel_settings(this.identifier) -%}
     {%- set view = this.incorporate(type='view') -%}
     {%- set items = tideline.channel_items_relation(this) -%}

@@ -10,6 +10,7 @@
     A step commits alone (a run row named <invocation id>/<step>), so a run that dies between
     steps is continued by the rerun after the last committed one. -#}
 {% materialization continual_task, adapter='spark' %}
+    {%- do tideline.prepare_session(this.identifier) -%}
     {%- set view = this.incorporate(type='view') -%}
     {%- set settings = tideline.continual_task_settings(this.identifier, sql, view) -%}
     {%- set data = tideline.task_data_relation(this) -%}

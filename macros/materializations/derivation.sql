@@ -10,6 +10,7 @@
     each row with its run id: readers keep rows of committed runs only, so a run that dies
     before its commit leaves nothing anyone reads, and the rerun does the same work again. -#}
 {% materialization derivation, adapter='spark' %}
+    {%- do tideline.prepare_session(this.identifier) -%}
     {%- set settings = tideline.derivation_settings(this.identifier, sql) -%}
     {%- set view = this.incorporate(type='view') -%}
     {%- set data = tideline.data_relation(this) -%}

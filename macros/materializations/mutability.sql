@@ -3,6 +3,7 @@
     and for append_only: along (required), min, max, settle, max_along_values; see the README. -#}
 
 {% macro _materialize_mutability() %}
+    {%- do tideline.prepare_session(this.identifier) -%}
     {%- set settings = tideline.mutability_settings() -%}
     {{ run_hooks(pre_hooks) }}
     {%- if settings.append -%}

@@ -1,6 +1,7 @@
 {#- materialized='tideline_daily_aggregate': see macros/incremental/daily_aggregate.sql.
     Config: date_column (default event_date), the column the analyst's select groups by day. -#}
 {% materialization tideline_daily_aggregate, adapter='spark' %}
+    {%- do tideline.prepare_session(this.identifier) -%}
     {%- set date_column = config.get('date_column', 'event_date') -%}
     {%- set target_relation = this.incorporate(type='table') -%}
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}

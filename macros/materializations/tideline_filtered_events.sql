@@ -1,5 +1,6 @@
 {#- materialized='tideline_filtered_events': see macros/incremental/filtered_events.sql. -#}
 {% materialization tideline_filtered_events, adapter='spark' %}
+    {%- do tideline.prepare_session(this.identifier) -%}
     {%- set target_relation = this.incorporate(type='view') -%}
 
     {{ run_hooks(pre_hooks) }}

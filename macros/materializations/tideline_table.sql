@@ -4,6 +4,7 @@
     select that fails leaves the old table as it was. dbt-spark's own `table` drops the old
     table first, and a failing select then leaves none. Config: partition_by (optional). -#}
 {% materialization tideline_table, adapter='spark' %}
+    {%- do tideline.prepare_session(this.identifier) -%}
     {%- set target_relation = this.incorporate(type='table') -%}
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
 
