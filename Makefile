@@ -7,6 +7,7 @@ VENV := $(CURDIR)/.venv
 BIN := $(VENV)/bin
 SITE := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("purelib").replace(sysconfig.get_path("data"), ""))' 2>/dev/null)
 STAMP := $(VENV)/.tideline-installed
+JARS_STAMP := $(CURDIR)/.tideline-jars/.fetched
 export DBT_PROFILES_DIR := $(CURDIR)/profiles
 export TZ := UTC
 export PYTHONDONTWRITEBYTECODE := 1
@@ -16,7 +17,12 @@ export PYTHONDONTWRITEBYTECODE := 1
 java:
 	@tideline_tools/check_java.sh
 
-setup: java $(STAMP)
+setup: java $(STAMP) $(JARS_STAMP)
+
+# The pinned Delta Lake and Iceberg jars (profiles/jars.lock), fetched with Maven and checked by sha256.
+$(JARS_STAMP): profiles/jars.lock $(STAMP)
+	$(BIN)/python -m tideline_tools.jars fetch
+	touch $(JARS_STAMP)
 
 # The venv also learns where the project is: a .pth file makes tideline_tools importable, and
 # the activate script exports the profile folder and the local data folder for plain `dbt`,
@@ -30,6 +36,7 @@ $(STAMP): requirements.txt constraints.txt
 	grep -q TIDELINE_DATA_DIR $(BIN)/activate || printf '%s\n' \
 	  'export DBT_PROFILES_DIR="$(CURDIR)/profiles"' \
 	  'export TIDELINE_DATA_DIR="$(CURDIR)/.tideline/local"' \
+	  'export TIDELINE_JARS="$$($(BIN)/python -c "from tideline_tools.localenv import jars_setting; print(jars_setting())")"' \
 	  'export SPARK_CONF_DIR="$(CURDIR)/profiles/spark-conf"' \
 	  'export SPARK_LOCAL_IP=127.0.0.1' \
 	  'export TZ=UTC' >> $(BIN)/activate

@@ -25,6 +25,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from . import jars
 from .profile import PROFILES_DIR, PROJECT_DIR
 
 HOME = Path(os.environ.get("TIDELINE_CLUSTER_DIR", PROJECT_DIR / ".tideline" / "cluster")).resolve()
@@ -77,8 +78,20 @@ def _thrift_command() -> list[str]:
         "spark.sql.session.timeZone": "UTC",
         "spark.sql.sources.partitionOverwriteMode": "dynamic",
         "spark.sql.shuffle.partitions": "4",
+        # the same formats as the local target: Delta owns spark_catalog, Iceberg its own hadoop catalog
+        "spark.sql.extensions": "io.delta.sql.DeltaSparkSessionExtension,org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions",
+        "spark.sql.catalog.spark_catalog": "org.apache.spark.sql.delta.catalog.DeltaCatalog",
+        "spark.sql.catalog.tideline_iceberg": "org.apache.iceberg.spark.SparkCatalog",
+        "spark.sql.catalog.tideline_iceberg.type": "hadoop",
+        "spark.sql.catalog.tideline_iceberg.warehouse": str(HOME / "iceberg"),
+        "spark.databricks.delta.snapshotPartitions": "2",
     }
-    command = [str(spark_home() / "bin" / "spark-submit"), "--class", "org.apache.spark.sql.hive.thriftserver.HiveThriftServer2"]
+    # the jars on the driver's own class path too: loaded by --jars alone, Delta's catalog cannot
+    # see its other classes in the Thrift server (NoClassDefFoundError: DeltaSourceUtils$)
+    pinned = [str(p) for p in jars.fetch()]
+    conf["spark.driver.extraClassPath"] = ":".join(pinned)
+    command = [str(spark_home() / "bin" / "spark-submit"), "--class", "org.apache.spark.sql.hive.thriftserver.HiveThriftServer2",
+               "--jars", ",".join(pinned)]
     for key, value in conf.items():
         command += ["--conf", f"{key}={value}"]
     command += [

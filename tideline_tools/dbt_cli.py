@@ -38,9 +38,9 @@ def _option(argv: list[str], *names: str) -> str | None:
 
 def set_defaults(argv: list[str]) -> None:
     """The environment a bare `dbt` call needs, where the caller did not set it."""
-    from .localenv import DEFAULT_DATA_DIR, SPARK_PROCESS_ENV
+    from .localenv import DEFAULT_DATA_DIR, SPARK_PROCESS_ENV, jars_setting
 
-    defaults = {"DBT_PROFILES_DIR": str(PROFILES_DIR), "TIDELINE_DATA_DIR": str(DEFAULT_DATA_DIR),
+    defaults = {"DBT_PROFILES_DIR": str(PROFILES_DIR), "TIDELINE_DATA_DIR": str(DEFAULT_DATA_DIR), "TIDELINE_JARS": jars_setting(),
                 "TZ": "UTC", **SPARK_PROCESS_ENV}
     for key, value in defaults.items():
         os.environ.setdefault(key, value)

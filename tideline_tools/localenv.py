@@ -111,6 +111,14 @@ def lock_data_dir(path: Path) -> None:
         time.sleep(0.25)
 
 
+def jars_setting() -> str:
+    """The value of spark.jars for the local target: the pinned Delta and Iceberg jars
+    (profiles/jars.lock, fetched by `make setup`), as one comma-separated list of paths."""
+    from .jars import classpath
+
+    return ",".join(str(p) for p in classpath())
+
+
 def use_data_dir(data_dir: Path | str | None = None) -> Path:
     """Point this process (and the dbt it runs in-process) at one data folder and take its lock."""
     path = Path(data_dir or os.environ.get("TIDELINE_DATA_DIR") or DEFAULT_DATA_DIR).resolve()
@@ -118,6 +126,7 @@ def use_data_dir(data_dir: Path | str | None = None) -> Path:
     lock_data_dir(path)
     os.environ["TIDELINE_DATA_DIR"] = str(path)
     os.environ.setdefault("DBT_PROFILES_DIR", str(PROFILES_DIR))
+    os.environ.setdefault("TIDELINE_JARS", jars_setting())
     for key, value in SPARK_PROCESS_ENV.items():
         os.environ.setdefault(key, value)
     os.environ["TZ"] = "UTC"
