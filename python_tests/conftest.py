@@ -37,9 +37,20 @@ def runner(tmp_path_factory):
     return connect(TARGET)
 
 
+def pytest_generate_tests(metafunc):
+    """A module marked `formats("parquet", "delta")` runs once per table format, each with
+    schemas of its own; other modules run in TIDELINE_FILE_FORMAT's (default parquet)."""
+    if "file_format" in metafunc.fixturenames:
+        marker = metafunc.definition.get_closest_marker("formats")
+        formats = marker.args if marker else (os.environ.get("TIDELINE_FILE_FORMAT", "parquet"),)
+        metafunc.parametrize("file_format", formats, scope="module")
+
+
 @pytest.fixture(scope="module")
-def project(runner, request):
-    proj = Project(runner, request.module.__name__.rsplit(".", 1)[-1])
+def project(runner, request, file_format):
+    name = request.module.__name__.rsplit(".", 1)[-1]
+    marked = request.node.get_closest_marker("formats") is not None
+    proj = Project(runner, f"{name}_{file_format}" if marked else name, file_format=file_format)
     proj.reset()
     yield proj
     proj.reset()

@@ -38,10 +38,14 @@ def well_formed_now(value: Any) -> bool:
 
 
 class Project:
-    def __init__(self, runner: SqlRunner, name: str, source_of: "Project | None" = None):
-        """A schema of its own; its events table too, unless it reads `source_of`'s."""
+    def __init__(self, runner: SqlRunner, name: str, source_of: "Project | None" = None, file_format: str | None = None):
+        """A schema of its own; its events table too, unless it reads `source_of`'s. `file_format`
+        (parquet, delta; default: that of `source_of`, else TIDELINE_FILE_FORMAT's) is the format of
+        the tables its dbt runs create: dbt gets it as TIDELINE_FILE_FORMAT, which
+        dbt_project.yml's +file_format and the default of tideline__state_file_format read."""
         self.runner = runner
         self.target = runner.target
+        self.file_format = file_format or (source_of.file_format if source_of else os.environ.get("TIDELINE_FILE_FORMAT", "parquet"))
         safe = re.sub(r"[^a-z0-9_]", "_", name.lower())
         self.schema = f"t_{safe}_{os.getpid()}"
         self.name = safe
@@ -110,6 +114,7 @@ class Project:
         dbt parses the whole project again whenever --vars change, and only the clock changes
         from run to run (a malformed one stays a var, for the tests of its refusal)."""
         os.environ["TIDELINE_SCHEMA"] = self.schema
+        os.environ["TIDELINE_FILE_FORMAT"] = self.file_format
         if args and args[0] in PARSING_COMMANDS and "--target-path" not in args:
             args = (*args, "--target-path", str(self.target_path(project_dir)))
         merged = {**self.base_vars, **(vars or {})}
@@ -127,6 +132,16 @@ class Project:
                        project_dir=project_dir, on_event=on_event, profiles_dir=profiles_dir)
 
     # ---- reading -----------------------------------------------------------------------
+    def assert_formats(self, names: Sequence[str]) -> None:
+        """Each table is in the project's file format."""
+        found = {name: self.table_format(name) for name in names}
+        assert found == {name: self.file_format for name in names}, found
+
+    def table_format(self, name: str) -> str:
+        """The format of a table (its provider: parquet, delta, ...)."""
+        rows = self.rows(f"describe table extended {self.relation(name)}")
+        return next(r[1] for r in rows if r[0] == "Provider").lower()
+
     def rows(self, sql: str) -> list[tuple]:
         return self.runner.rows(sql)
 

@@ -18,6 +18,8 @@ import pytest
 from reference import Pipeline, Settings, source_rows, user_attributes
 from tideline_tools.generator import EventWorld
 
+pytestmark = pytest.mark.formats("parquet", "delta")
+
 START = dt.date(2025, 3, 1)
 WORLD = EventWorld(
     seed=1234, start=dt.datetime(2025, 3, 1), days=10, events_per_day=120, users=15,
@@ -68,6 +70,7 @@ def test_hourly_loads_over_ten_days_match_the_reference_after_every_run(project)
     repair = Settings(**{**SETTINGS.__dict__, "min_rows_to_process": 1, "reprocess_days": 3650})
     run_and_compare(project, reference, t, repair)
     assert sum(reference.skipped.values()) == 0
+    project.assert_formats(["tl_filtered_events__tl_rows", "daily_user_activity", "user_attributes", "tl_state"])
     # Every filtered event is now reflected: the aggregate equals a full rebuild.
     total = project.rows(f"select sum(event_count) from {project.fresh('daily_user_activity')}")[0][0]
     assert total == len(reference.filtered)

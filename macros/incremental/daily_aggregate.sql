@@ -129,6 +129,8 @@
                else "a --full-refresh rebuilds every date; run the backfill without --full-refresh")) }}
     {%- endif -%}
     {%- set first_build = full_refresh or existing is none -%}
+    {%- set format = tideline.model_file_format(model_name) -%}
+    {%- if not first_build -%}{%- do tideline.refuse_other_file_format(model_name, existing, format) -%}{%- endif -%}
 
     {#- 1. decide (reading the source, the model's watermark first: its window's lower limit) -#}
     {%- set state = {'watermark': none, 'files': none} -%}
@@ -163,7 +165,7 @@
         {%- if existing is none -%}
             {%- set empty_sql = tideline._daily_rows_sql(model_sql, marker, 'false', none) -%}
             {%- do tideline.check_date_column(model_name, empty_sql, date_column) -%}
-            {%- do tideline.build_then_swap(relation, empty_sql, date_column, none) -%}
+            {%- do tideline.replace_table(relation, empty_sql, date_column, none, format) -%}
         {%- endif -%}
         {{ return(none) }}
     {%- endif -%}
@@ -186,7 +188,7 @@
     {%- set written = {'rows': 0} -%}
     {%- if first_build -%}
         {%- do tideline.check_date_column(model_name, day_sql, date_column) -%}
-        {%- do tideline.build_then_swap(relation, day_sql, date_column, existing) -%}
+        {%- do tideline.replace_table(relation, day_sql, date_column, existing, format) -%}
         {%- do written.update({'rows': tideline.query_rows('select count(*) from ' ~ relation)[0][0] | int}) -%}
     {%- elif process_dates -%}
         {%- set columns = tideline.cached_columns(existing) or (adapter.get_columns_in_relation(existing) | map(attribute='name') | list) -%}
@@ -200,12 +202,7 @@
         {#- 3. check -#}
         {%- set found = tideline.query_rows('select cast(' ~ date_column ~ " as string), count_if(_tl_run = '" ~ tideline.run_id()
             ~ "') from " ~ relation ~ ' where ' ~ date_column ~ ' in ' ~ tideline.date_list(process_dates) ~ ' group by 1') -%}
-        {%- set emptied = found | rejectattr(1) | map('first') | list -%}
-        {%- if emptied -%}
-            {%- set partitions = [] -%}
-            {%- for d in emptied -%}{%- do partitions.append("partition (" ~ date_column ~ " = date'" ~ d ~ "')") -%}{%- endfor -%}
-            {%- do tideline.exec('alter table ' ~ relation ~ ' drop if exists ' ~ partitions | join(', ')) -%}
-        {%- endif -%}
+        {%- do tideline.delete_dates(relation, date_column, found | rejectattr(1) | map('first') | list, format) -%}
         {%- do written.update({'rows': found | sum(attribute=1)}) -%}
     {%- endif -%}
     {%- do tideline.checkpoint(model_name, 'written') -%}

@@ -246,6 +246,8 @@
 
     {#- 1. state -#}
     {%- set first_run = full_refresh or existing is none -%}
+    {%- set format = tideline.model_file_format(model_name) -%}
+    {%- if not first_run -%}{%- do tideline.refuse_other_file_format(model_name, existing, format) -%}{%- endif -%}
     {%- set watermark = none -%}
     {%- set state_files = none -%}
     {%- if not first_run -%}
@@ -262,7 +264,7 @@
         {#- a window without loads changes nothing: no write, no commit, no trace. Only a first
             build creates the (empty) table and its view, so that readers and tests find them. -#}
         {%- if existing is none -%}
-            {%- do tideline.build_then_swap(rows_relation, select_sql, 'event_date', none) -%}
+            {%- do tideline.replace_table(rows_relation, select_sql, 'event_date', none, format) -%}
         {%- endif -%}
         {%- do tideline._create_committed_rows_view(relation, rows_relation) -%}
         {%- do tideline.log_run(model_name, none if first_run else run.lower, run.upper, 0, 0, 0,
@@ -273,7 +275,7 @@
 
     {#- 3. write -#}
     {%- if first_run -%}
-        {%- do tideline.build_then_swap(rows_relation, select_sql ~ ' distribute by event_date', 'event_date', existing) -%}
+        {%- do tideline.replace_table(rows_relation, select_sql ~ ' distribute by event_date', 'event_date', existing, format) -%}
     {%- else -%}
         {%- set columns = tideline.cached_columns(existing) or (adapter.get_columns_in_relation(existing) | map(attribute='name') | list) -%}
         {% call statement('write', fetch_result=false) %}

@@ -120,6 +120,12 @@
                 ~ " and rebuild with dbt run --full-refresh.") }}
         {%- endif -%}
     {%- endif -%}
+    {%- if relation is not none and tideline.relation_file_format(relation) != tideline.state_file_format() -%}
+        {{ exceptions.raise_compiler_error("tideline: state table " ~ tideline.state_table() ~ " is " ~ tideline.relation_file_format(relation)
+            ~ ", tideline__state_file_format is " ~ tideline.state_file_format() ~ "; nothing was written. Set tideline__state_file_format to "
+            ~ tideline.relation_file_format(relation) ~ ", or rebuild the schema's tideline models in the new format: drop "
+            ~ tideline.state_table() ~ " and run dbt run --full-refresh.") }}
+    {%- endif -%}
     {%- set missing_views = [] -%}
     {%- for name in tideline.state_views() -%}
         {%- set existing = adapter.get_relation(database=none, schema=target.schema, identifier=name) -%}
@@ -140,7 +146,7 @@
         {%- for c in tideline.state_columns() -%}{%- do defs.append(c[0] ~ ' ' ~ c[1]) -%}{%- endfor -%}
         {% call statement('create_tl_state') %}
             create table if not exists {{ tideline.state_table() }} ({{ defs | join(', ') }})
-            using parquet partitioned by (model)
+            using {{ tideline.state_file_format() }} partitioned by (model)
         {% endcall %}
     {%- endif -%}
     {%- for name in missing_views -%}
@@ -209,6 +215,7 @@
     {%- set compact_every = tideline.compact_every_setting(model_name) -%}
     {%- if files_after is not none and files_after > compact_every -%}
         {%- do tideline.compact_state(model_name) -%}
+        {%- do tideline.checkpoint(model_name, 'state_compacted') -%}
         {{ log("tideline " ~ model_name ~ ": state compacted, " ~ files_after ~ " files of tl_state into 1 (compact_every "
             ~ compact_every ~ ")", info=true) }}
         {%- set files_after = 1 -%}
@@ -229,6 +236,20 @@
     before that step leaves the partition as it was and a folder nobody reads, which the next
     compaction overwrites. Three statements, once every compact_every commits. -#}
 {% macro compact_state(model_name) %}
+    {%- set strategy = {'parquet': adapter.dispatch('compact_state_parquet', 'tideline'),
+                         'delta': adapter.dispatch('compact_state_delta', 'tideline')}[tideline.state_file_format()] -%}
+    {%- do strategy(model_name) -%}
+{% endmacro %}
+
+{#- delta: one `optimize` of the model's rows, one commit; readers see the old files or the new. -#}
+{% macro default__compact_state_delta(model_name) %}
+    {% call statement('compact_state', fetch_result=false) %}
+        optimize {{ tideline.state_table() }}
+        where model = '{{ model_name }}'
+    {% endcall %}
+{% endmacro %}
+
+{% macro default__compact_state_parquet(model_name) %}
     {%- set state = tideline.state_table() -%}
     {% set describe_sql %}
         describe formatted {{ state }} partition (model = '{{ model_name }}')
@@ -256,6 +277,22 @@
 {#- Forget a model's state (a rebuild, before it writes): its rows leave tl_state in one
     statement, so a rebuild that dies half-way is rerun as a first build. -#}
 {% macro forget_state(model_name) %}
+    {%- set strategy = {'parquet': adapter.dispatch('forget_state_parquet', 'tideline'),
+                         'delta': adapter.dispatch('forget_state_delta', 'tideline')}[tideline.state_file_format()] -%}
+    {%- do strategy(model_name) -%}
+{% endmacro %}
+
+{#- delta: one delete. (An `insert overwrite ... partition (model = ...)` of no rows removes
+    nothing on Delta when partitionOverwriteMode is dynamic.) -#}
+{% macro default__forget_state_delta(model_name) %}
+    {% call statement('forget_state', fetch_result=false) %}
+        delete from {{ tideline.state_table() }}
+        where model = '{{ model_name }}'
+    {% endcall %}
+{% endmacro %}
+
+{#- parquet: the model's partition overwritten with no rows. -#}
+{% macro default__forget_state_parquet(model_name) %}
     {% call statement('forget_state', fetch_result=false) %}
         insert overwrite table {{ tideline.state_table() }} partition (model = '{{ model_name }}')
         select
@@ -288,27 +325,6 @@
     queried, so that it costs no statement. -#}
 {% macro store_main(message) %}
     {%- do store_result('main', response=message) -%}
-{% endmacro %}
-
-{#- Build a table anew without leaving readers with nothing when the build fails: create
-    <name>__tl_new from the select, then drop the old relation (a table, or a view another
-    materialization left) and rename the new one in its place. Without an old relation, build
-    it in place. partition_by: a column list (string or list), or none. -#}
-{% macro build_then_swap(relation, select_sql, partition_by, existing) %}
-    {%- set staged = relation if existing is none else relation.incorporate(path={'identifier': relation.identifier ~ '__tl_new'}) -%}
-    {%- set partition_by = partition_by | join(', ') if partition_by is iterable and partition_by is not string else partition_by -%}
-    {%- if existing is not none -%}
-        {%- do tideline.exec('drop table if exists ' ~ staged) -%}
-    {%- endif -%}
-    {% call statement('build', fetch_result=false) %}
-        create table {{ staged }} using parquet
-        {%- if partition_by %} partitioned by ({{ partition_by }}){% endif %} as
-        {{ select_sql }}
-    {% endcall %}
-    {%- if existing is not none -%}
-        {%- do adapter.drop_relation(existing) -%}
-        {%- do tideline.exec('alter table ' ~ staged ~ ' rename to ' ~ relation) -%}
-    {%- endif -%}
 {% endmacro %}
 
 {#- One run at a time on a shared Spark cluster. Locally the process holds an OS lock on the data

@@ -22,6 +22,7 @@
         'tideline__compact_every': 24,
         'tideline__include_current_day': true,
         'tideline__attributes_as_of': none,
+        'tideline__state_file_format': env_var('TIDELINE_FILE_FORMAT', 'parquet'),
     }) -}}
 {% endmacro %}
 
@@ -184,6 +185,7 @@
     {%- do tideline.var_int('tideline__run_lock_minutes', 1) -%}
     {%- do tideline.var_bool('tideline__include_current_day') -%}
     {%- do tideline.attributes_reference_date() -%}
+    {%- do tideline.state_file_format() -%}
     {#- renders to nothing, so dbt sends no statement for this hook -#}
 {% endmacro %}
 

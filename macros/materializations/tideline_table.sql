@@ -1,5 +1,5 @@
 {#- materialized='tideline_table': a table recomputed whole on every run (an attributes table,
-    a small summary), built then swapped (build_then_swap in macros/internal/run_state.sql):
+    a small summary), replaced whole (replace_table in macros/internal/format_strategies.sql):
     the new contents are written to <name>__tl_new and only then replace the old table, so a
     select that fails leaves the old table as it was. dbt-spark's own `table` drops the old
     table first, and a failing select then leaves none. Config: partition_by (optional). -#}
@@ -9,7 +9,8 @@
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
 
     {{ run_hooks(pre_hooks) }}
-    {%- do tideline.build_then_swap(target_relation, sql, config.get('partition_by'), existing) -%}
+    {%- set format = tideline.model_file_format(this.identifier) -%}
+    {%- do tideline.replace_table(target_relation, sql, config.get('partition_by'), existing, format) -%}
     {%- do tideline.store_main('tideline: built') -%}
     {{ run_hooks(post_hooks) }}
 

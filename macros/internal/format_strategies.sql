@@ -1,0 +1,55 @@
+{#- The per-format strategies of the table operations (see formats.sql for the table). Each
+    public macro looks its strategy up by name, so that a project can override one. -#}
+
+{#- Replace a table's contents with a select, leaving readers the old table until the new one
+    is complete. partition_by: a column list (string or list), or none. -#}
+{% macro replace_table(relation, select_sql, partition_by, existing, format) %}
+    {%- set columns = partition_by | join(', ') if partition_by is iterable and partition_by is not string else partition_by -%}
+    {%- set strategy = {'parquet': adapter.dispatch('replace_table_parquet', 'tideline'),
+                         'delta': adapter.dispatch('replace_table_delta', 'tideline')}[format] -%}
+    {%- do strategy(relation, select_sql, columns, existing) -%}
+{% endmacro %}
+
+{#- parquet: build <name>__tl_new beside the old relation (a table, or a view another
+    materialization left), then drop the old one and rename the new one in its place; a select
+    that fails leaves the old table as it was. -#}
+{% macro default__replace_table_parquet(relation, select_sql, partition_by, existing) %}
+    {%- do tideline.build_beside_and_swap(relation, select_sql, partition_by, existing, 'parquet') -%}
+{% endmacro %}
+
+{#- delta: one `create or replace table`, one commit: readers see the old version or the new.
+    A relation that is not a Delta table yet (a view, a parquet table: a --full-refresh that
+    converts it) is built beside and swapped in. -#}
+{% macro default__replace_table_delta(relation, select_sql, partition_by, existing) %}
+    {%- if existing is not none and (existing.type == 'view' or not existing.is_delta) -%}
+        {%- do tideline.build_beside_and_swap(relation, select_sql, partition_by, existing, 'delta') -%}
+    {%- else -%}
+        {% call statement('build', fetch_result=false) %}
+            create or replace table {{ relation }}
+            using delta
+            {%- if partition_by %} partitioned by ({{ partition_by }}){% endif %}
+            as {{ select_sql }}
+        {% endcall %}
+    {%- endif -%}
+{% endmacro %}
+
+{% macro build_beside_and_swap(relation, select_sql, partition_by, existing, format) %}
+    {%- set staged = relation if existing is none else relation.incorporate(path={'identifier': relation.identifier ~ '__tl_new'}) -%}
+    {%- if existing is not none -%}
+        {% call statement('drop_staged', fetch_result=false) %}
+            drop table if exists {{ staged }}
+        {% endcall %}
+    {%- endif -%}
+    {% call statement('build', fetch_result=false) %}
+        create table {{ staged }}
+        using {{ format }}
+        {%- if partition_by %} partitioned by ({{ partition_by }}){% endif %}
+        as {{ select_sql }}
+    {% endcall %}
+    {%- if existing is not none -%}
+        {%- do adapter.drop_relation(existing) -%}
+        {% call statement('swap', fetch_result=false) %}
+            alter table {{ staged }} rename to {{ relation }}
+        {% endcall %}
+    {%- endif -%}
+{% endmacro %}

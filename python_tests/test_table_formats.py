@@ -1,0 +1,91 @@
+"""Table formats: a bad `file_format` or `tideline__state_file_format` is refused by name, a table
+that exists in another format than configured is refused with the fix and nothing changes, and
+`--full-refresh` converts it (the multi-run scenarios and kill tests on each format are in the
+modules marked `formats`: test_time_based_pipeline, test_crash_safety, test_state_compaction)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from harness import assert_rows_equal, data_rows
+from tideline_tools.generator import EventWorld
+
+pytestmark = pytest.mark.local_only
+
+WORLD = EventWorld(seed=31, start=dt.datetime(2025, 5, 1), days=3, events_per_day=60, users=6, late_share=0.1, max_late_days=1)
+VARS = {"tideline__start_date": "2025-05-01", "tideline__backfill_limit_days": 30}
+SELECT = ["tl_filtered_events", "daily_user_activity"]
+
+
+def everything(project) -> dict[str, list[dict]]:
+    """Every table and view of the project's schema, whole (the run lock excepted)."""
+    names = sorted(r[1] for r in project.rows(f"show tables in {project.schema}") if r[1] != "tl_run_lock")
+    return {name: project.table(name) for name in names}
+
+
+def assert_unchanged(project, before) -> None:
+    after = everything(project)
+    assert list(after) == list(before)
+    for name in before:
+        assert_rows_equal(after[name], before[name], label=name)
+
+
+@pytest.fixture
+def built(project):
+    """The pipeline built in parquet over two loads; returns (vars of the next run, what it holds)."""
+    project.reset()
+    project.file_format = "parquet"
+    t = dt.datetime(2025, 5, 2, 6)
+    project.load(WORLD, until=t, cadence_seconds=3600)
+    project.dbt("run", "--select", *SELECT, vars={**VARS, "tideline__now": str(t)})
+    project.load(WORLD, until=t + dt.timedelta(days=1), cadence_seconds=3600)
+    return {**VARS, "tideline__now": str(t + dt.timedelta(days=1))}, everything(project)
+
+
+def test_a_file_format_tideline_does_not_write_is_refused_by_name(project, built):
+    next_vars, before = built
+    project.file_format = "orc"   # dbt_project.yml's +file_format
+    result = project.dbt("run", "--select", *SELECT, expect_success=False,
+                         vars={**next_vars, "tideline__state_file_format": "parquet"})
+    assert not result.success
+    message = "\n".join(result.messages)
+    assert 'tideline: model tl_filtered_events: file_format = "orc" is invalid; accepted: parquet, delta' in message, message
+    assert result.node_status().get("daily_user_activity") in ("skipped", None), result.node_status()
+    assert_unchanged(project, before)
+
+    project.file_format = "parquet"
+    result = project.dbt("run", "--select", *SELECT, expect_success=False, vars={**next_vars, "tideline__state_file_format": "avro"})
+    assert not result.success and result.node_status() == {}
+    assert 'tideline: var tideline__state_file_format = "avro" is invalid; accepted: parquet, delta' in "\n".join(result.messages)
+    assert_unchanged(project, before)
+
+
+def test_a_table_in_another_format_is_refused_until_a_full_refresh_converts_it(project, built):
+    next_vars, before = built
+    project.file_format = "delta"
+    result = project.dbt("run", "--select", *SELECT, expect_success=False, vars={**next_vars, "tideline__state_file_format": "parquet"})
+    assert not result.success
+    message = "\n".join(result.messages)
+    assert (f"tideline: model tl_filtered_events: table {project.schema}.tl_filtered_events__tl_rows is parquet, the model's"
+            " file_format is delta; nothing was written. Convert it with dbt run --full-refresh --select tl_filtered_events") in message, message
+    assert_unchanged(project, before)
+
+    # a state table in another format than tideline__state_file_format: refused before any model
+    result = project.dbt("run", "--select", *SELECT, expect_success=False, vars={**next_vars, "tideline__state_file_format": "delta"})
+    assert not result.success and result.node_status() == {}
+    assert (f"tideline: state table {project.schema}.tl_state is parquet, tideline__state_file_format is delta; nothing was written"
+            in "\n".join(result.messages))
+    assert_unchanged(project, before)
+
+    # --full-refresh converts the models' tables; the data is what a parquet run gives
+    project.dbt("run", "--full-refresh", "--select", *SELECT, vars={**next_vars, "tideline__state_file_format": "parquet"})
+    project.assert_formats(["tl_filtered_events__tl_rows", "daily_user_activity"])
+    assert project.table_format("tl_state") == "parquet"
+    converted = {name: data_rows(project.table(name)) for name in SELECT}
+    project.file_format = "parquet"
+    project.dbt("run", "--full-refresh", "--select", *SELECT, vars={**next_vars, "tideline__state_file_format": "parquet"})
+    for name in SELECT:
+        assert_rows_equal(converted[name], data_rows(project.table(name)), label=f"{name}: delta against parquet")
+    assert converted["daily_user_activity"]
