@@ -38,8 +38,8 @@ def runner(tmp_path_factory):
 
 
 def pytest_generate_tests(metafunc):
-    """A module marked `formats("parquet", "delta")` runs once per table format, each with
-    schemas of its own; other modules run in TIDELINE_FILE_FORMAT's (default parquet)."""
+    """A module or test marked `formats("parquet", "delta")` runs once per table format, each
+    with schemas of its own; the others run in TIDELINE_FILE_FORMAT's (default parquet)."""
     if "file_format" in metafunc.fixturenames:
         marker = metafunc.definition.get_closest_marker("formats")
         formats = marker.args if marker else (os.environ.get("TIDELINE_FILE_FORMAT", "parquet"),)
@@ -49,8 +49,8 @@ def pytest_generate_tests(metafunc):
 @pytest.fixture(scope="module")
 def project(runner, request, file_format):
     name = request.module.__name__.rsplit(".", 1)[-1]
-    marked = request.node.get_closest_marker("formats") is not None
-    proj = Project(runner, f"{name}_{file_format}" if marked else name, file_format=file_format)
+    default = os.environ.get("TIDELINE_FILE_FORMAT", "parquet")
+    proj = Project(runner, name if file_format == default else f"{name}_{file_format}", file_format=file_format)
     proj.reset()
     yield proj
     proj.reset()

@@ -177,11 +177,12 @@ def history(project) -> Channel:
     return ref
 
 
-def test_a_crash_at_each_step_then_a_rerun_equals_an_uninterrupted_run(runner, channel_project):
+@pytest.mark.formats("parquet", "delta")
+def test_a_crash_at_each_step_then_a_rerun_equals_an_uninterrupted_run(runner, channel_project, file_format):
     """The second run changes items and moves mutable_time; it dies after its decision (nothing
     written), then again after its insert (rows no commit names), then after its commit: each
     time the channel is as before for readers, and the rerun after the last finds the work done."""
-    project = Project(runner, "channel_crash")
+    project = Project(runner, f"channel_crash_{file_format}", file_format=file_format)
     project.reset()
     try:
         empty_sources(project)
@@ -199,6 +200,7 @@ def test_a_crash_at_each_step_then_a_rerun_equals_an_uninterrupted_run(runner, c
         assert committed_runs(project) == 2
         for view, rows in (("readings", ref.epoch("IMMUTABLE")), ("readings_all", ref.epoch("ALL")), ("readings_copy", ref.epoch("IMMUTABLE"))):
             assert_rows_equal(project.table(view, COLUMNS), rows, label=f"{view} after the crashes and the rerun")
+        project.assert_formats(["readings__tl_items", "tl_state"])
     finally:
         project.reset()
 
@@ -343,10 +345,11 @@ def test_a_channel_without_mutable_time_can_be_given_one_before_its_items_and_ne
         project.reset()
 
 
-def test_retention_days_drops_the_item_days_before_it_and_keeps_the_rest(runner, channel_project):
+@pytest.mark.formats("parquet", "delta")
+def test_retention_days_drops_the_item_days_before_it_and_keeps_the_rest(runner, channel_project, file_format):
     """A channel without mutable_time and retention_days 2: a run at 2025-03-05 drops the item
     days before 2025-03-03 and keeps the others."""
-    project = Project(runner, "channel_retention")
+    project = Project(runner, f"channel_retention_{file_format}", file_format=file_format)
     project.reset()
     path = CHANNELS / "models" / "bad_retention_days.sql"
     path.write_text("{{ config(materialized='channel', item_id='item_id', arrival_column='load_tstamp', "

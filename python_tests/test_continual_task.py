@@ -67,6 +67,7 @@ LOADS = [
 
 
 @pytest.mark.both_targets
+@pytest.mark.formats("parquet", "delta")
 def test_upsert_and_running_totals_over_several_runs_equal_the_reference_and_a_replay(project, deps):
     project.write_source("append_only", APPEND_ONLY, [], replace=True)
     tasks = {"upsert": Task(upsert), "running_totals": Task(running_totals)}
@@ -77,6 +78,7 @@ def test_upsert_and_running_totals_over_several_runs_equal_the_reference_and_a_r
         now = at(60 * i + 50)
         run_and_compare(project, tasks, done, now)
     run_and_compare(project, tasks, done, now, "--full-refresh")
+    project.assert_formats(["upsert__tl_data", "running_totals__tl_data", "tl_state"])
 
 
 def test_audit_log_keeps_what_was_logged_when_the_source_is_corrected(project, deps):
@@ -142,6 +144,7 @@ def test_without_snapshot_the_output_starts_empty_and_takes_later_commits_only(p
 
 
 @pytest.mark.parametrize("step, compact_every", [("written", 2), ("written", 1), ("committed", 1)])
+@pytest.mark.formats("parquet", "delta")
 def test_a_crash_inside_a_run_of_several_steps_then_a_rerun_equals_an_uninterrupted_run(project, deps, step, compact_every):
     """The second run has two steps; the crash hits the first one (after its insert, or after
     its commit): the rerun redoes it, or continues after it. With compact_every 1 the step

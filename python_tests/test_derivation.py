@@ -124,6 +124,7 @@ BATCHES = [
 SEED_MODELS = ["last_large_send", "balances", "first_send", "flagged_transfers", "account_activity", "sender_totals"]
 
 
+@pytest.mark.formats("parquet", "delta")
 def test_seed_examples_over_several_runs_equal_the_reference_and_a_rebuild(project, deps):
     """Five loads (one empty), a run after each: every model equals the reference after every
     run; then a --full-refresh gives the same tables."""
@@ -145,6 +146,7 @@ def test_seed_examples_over_several_runs_equal_the_reference_and_a_rebuild(proje
     run(project, " ".join(SEED_MODELS), now, "--full-refresh")
     for name in SEED_MODELS:
         assert_rows_equal(derived_table(project, name, models[name]), incremental[name], label=f"{name} rebuilt")
+    project.assert_formats([f"{name}__tl_data" for name in SEED_MODELS] + ["tl_state"])
 
 
 # ---- read delay: Flow's idle-sensor pattern ---------------------------------------------------
@@ -192,6 +194,7 @@ def test_idle_sensors_with_a_read_delay(project, deps):
 # ---- crash safety -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("step", ["written", "committed"])
+@pytest.mark.formats("parquet", "delta")
 def test_a_crash_after_each_step_then_a_rerun_equals_an_uninterrupted_run(project, deps, step):
     project.write_source("transfers", TRANSFERS, BATCHES[0], replace=True)
     run(project, "flagged_transfers balances", T0 + dt.timedelta(hours=1), "--full-refresh")

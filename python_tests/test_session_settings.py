@@ -113,7 +113,7 @@ def test_a_minimal_profile_east_of_utc_gives_the_tables_of_the_reference(project
 
 def snapshot(project) -> dict[str, list[dict]]:
     """Every table and view of the project's schema, whole."""
-    names = sorted(r[1] for r in project.rows(f"show tables in {project.schema}"))
+    names = sorted(r[1] for r in project.rows(f"show tables in {project.schema}") if not r[2])   # not temporary views
     return {name: project.table(name) for name in names}
 
 

@@ -21,7 +21,7 @@ SELECT = ["tl_filtered_events", "daily_user_activity"]
 
 def everything(project) -> dict[str, list[dict]]:
     """Every table and view of the project's schema, whole (the run lock excepted)."""
-    names = sorted(r[1] for r in project.rows(f"show tables in {project.schema}") if r[1] != "tl_run_lock")
+    names = sorted(r[1] for r in project.rows(f"show tables in {project.schema}") if r[1] != "tl_run_lock" and not r[2])
     return {name: project.table(name) for name in names}
 
 

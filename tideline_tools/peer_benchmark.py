@@ -3,6 +3,7 @@
     python -m tideline_tools.peer_benchmark                 # 30 days, 3000 events a day, 200 users
     python -m tideline_tools.peer_benchmark --days 10       # a quicker look
     python -m tideline_tools.peer_benchmark --systems source,mb3 --days 10 --steps   # two of them
+    python -m tideline_tools.peer_benchmark --file-format delta   # every system's tables in Delta
 
 The simulation: Snowplow-shaped events over `--days` days, loaded every hour, `--late-share` of
 them loaded 1 to `--max-late-days` days late. Every day at midnight each system runs once and
@@ -196,14 +197,14 @@ class HandWritten:
 
     name = "hand-written PySpark"
 
-    def __init__(self, spark, schema: str):
+    def __init__(self, spark, schema: str, file_format: str = "parquet"):
         self.spark, self.schema = spark, schema
         self.watermark = START - MICRO
         spark.sql(f"create schema if not exists {schema}")
         spark.sql(f"""create table if not exists {schema}.events_by_date (event_id string, domain_userid string,
-            event_name string, load_tstamp timestamp, event_date date) using parquet partitioned by (event_date)""")
+            event_name string, load_tstamp timestamp, event_date date) using {file_format} partitioned by (event_date)""")
         spark.sql(f"""create table if not exists {schema}.daily_user_events (domain_userid string, page_views bigint,
-            events bigint, event_date date) using parquet partitioned by (event_date)""")
+            events bigint, event_date date) using {file_format} partitioned by (event_date)""")
 
     def step(self, now: dt.datetime) -> dict:
         from pyspark.sql import functions as F
@@ -292,6 +293,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-catch-up", action="store_true", help="skip the one-run catch-up")
     parser.add_argument("--steps", action="store_true",
                         help="print where the last daily run of tideline, of microbatch lookback 3 and of the plain dbt models went, statement by statement")
+    parser.add_argument("--file-format", choices=["parquet", "delta"], default="parquet",
+                        help="the format of every system's tables (tideline's state too); default parquet")
     parser.add_argument("--systems", default=",".join(SYSTEM_KEYS),
                         help=f"the systems to run, comma-separated (default: all of {','.join(SYSTEM_KEYS)})")
     args = parser.parse_args(argv)
@@ -300,6 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown or not wanted:
         parser.error(f"--systems {args.systems!r}: unknown {', '.join(unknown) or 'empty list'}; choose from {','.join(SYSTEM_KEYS)}")
 
+    os.environ["TIDELINE_FILE_FORMAT"] = args.file_format   # dbt_project.yml's +file_format, tideline__state_file_format
     from .localenv import MetastoreLocked, use_data_dir
 
     try:
@@ -326,9 +330,9 @@ def main(argv: list[str] | None = None) -> int:
         ("tideline", lambda: Tideline("peer_tideline")), ("source", lambda: TidelineSource("peer_tideline_src")),
         ("mb3", lambda: Microbatch("peer_mb3", 3)), ("mb10", lambda: Microbatch("peer_mb10", 10)),
         ("plain", lambda: PlainDbtExact("peer_plain")), ("floor", lambda: PlainDbtFloor("peer_floor")),
-        ("hand", lambda: HandWritten(runner.spark, "peer_hand"))] if key in wanted]
+        ("hand", lambda: HandWritten(runner.spark, "peer_hand", args.file_format))] if key in wanted]
     runs: dict[str, list[dict]] = {s.name: [] for s in systems}
-    print(f"{args.days} daily runs over {world.rows_total()} events ({args.events_per_day} a day, "
+    print(f"{args.file_format} tables; {args.days} daily runs over {world.rows_total()} events ({args.events_per_day} a day, "
           f"{args.users} users, {args.late_share:.0%} loaded 1-{args.max_late_days} days late)", flush=True)
     for day in range(1, args.days + 1):
         now = START + dt.timedelta(days=day)
@@ -358,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
         catch_up = [make() for key, make in [
             ("tideline", lambda: Tideline("peer_tideline_cu")), ("source", lambda: TidelineSource("peer_tideline_src_cu")),
             ("mb3", lambda: Microbatch("peer_mb_cu", 3)), ("plain", lambda: PlainDbtExact("peer_plain_cu")),
-            ("floor", lambda: PlainDbtFloor("peer_floor_cu")), ("hand", lambda: HandWritten(runner.spark, "peer_hand_cu"))] if key in wanted]
+            ("floor", lambda: PlainDbtFloor("peer_floor_cu")), ("hand", lambda: HandWritten(runner.spark, "peer_hand_cu", args.file_format))] if key in wanted]
         results = {}
         for system in catch_up:
             results[system.name] = system.step(final)

@@ -177,7 +177,7 @@
             _tl_run string,
             item_date date
         )
-        using parquet
+        using {{ tideline.model_file_format(settings.name) }}
         partitioned by (item_date)
     {% endcall %}
 {% endmacro %}
@@ -215,11 +215,20 @@
 {% macro channel_retention(settings, items) %}
     {%- if settings.retention_days is none -%}{{ return(0) }}{%- endif -%}
     {%- set cutoff = (modules.datetime.datetime.strptime(tideline.now()[:10], '%Y-%m-%d') - modules.datetime.timedelta(days=settings.retention_days)).strftime('%Y-%m-%d') -%}
+    {%- set format = tideline.model_file_format(settings.name) -%}
     {%- set old = [] -%}
-    {%- for row in tideline.query_rows('show partitions ' ~ items) -%}
-        {%- set day = row[0].split('=')[1] -%}
-        {%- if day < cutoff -%}{%- do old.append("partition (item_date = date'" ~ day ~ "')") -%}{%- endif -%}
-    {%- endfor -%}
-    {%- if old -%}{%- do tideline.exec('alter table ' ~ items ~ ' drop if exists ' ~ old | join(', ')) -%}{%- endif -%}
+    {%- if format == 'parquet' -%}
+        {#- the metastore lists the days without reading a file -#}
+        {%- for row in run_query('show partitions ' ~ items).rows -%}
+            {%- set day = row['partition'].split('=')[1] -%}
+            {%- if day < cutoff -%}{%- do old.append(day) -%}{%- endif -%}
+        {%- endfor -%}
+    {%- else -%}
+        {% set days_sql %}
+            select distinct cast(item_date as string) as day from {{ items }} where item_date < date'{{ cutoff }}'
+        {% endset %}
+        {%- for row in run_query(days_sql).rows -%}{%- do old.append(row['day']) -%}{%- endfor -%}
+    {%- endif -%}
+    {%- do tideline.delete_dates(items, 'item_date', old, format) -%}
     {{- return(old | length) -}}
 {% endmacro %}

@@ -194,7 +194,7 @@
     {%- for c in settings.columns -%}{%- do defs.append(c[0] ~ ' ' ~ c[1]) -%}{%- endfor -%}
     {% call statement('create_data', fetch_result=false) %}
         create table {{ data }} ({{ defs | join(', ') }}, _tl_row string, _tl_op string, _tl_batch timestamp, _tl_run string, tl_gen string)
-        using parquet
+        using {{ tideline.model_file_format(settings.name) }}
         partitioned by (tl_gen)
     {% endcall %}
 {% endmacro %}

@@ -58,13 +58,3 @@
     {%- endif -%}
 {% endmacro %}
 
-{#- The capabilities that write parquet only in this version (derivations, continual tasks,
-    channels, the mutability materializations): another file_format is refused by name. Their
-    state follows tideline__state_file_format like every model's. -#}
-{% macro refuse_format_not_yet(kind, model_name) %}
-    {%- set format = tideline.model_file_format(model_name) -%}
-    {%- if format != 'parquet' -%}
-        {{ exceptions.raise_compiler_error("tideline: " ~ kind ~ " " ~ model_name ~ ": file_format = " ~ (format | tojson)
-            ~ " is not written by " ~ kind ~ "s in this version of tideline yet; accepted: parquet (set file_format: parquet on the model)") }}
-    {%- endif -%}
-{% endmacro %}

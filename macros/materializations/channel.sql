@@ -11,7 +11,7 @@
     run's, so readers see the old boundary or the new, never a mix. -#}
 {% materialization channel, adapter='spark' %}
     {%- do tideline.prepare_session(this.identifier) -%}
-    {%- do tideline.refuse_format_not_yet('channel', this.identifier) -%}
+    {%- do tideline.model_file_format(this.identifier) -%}
     {%- set settings = tideline.channel_settings(this.identifier) -%}
     {%- set view = this.incorporate(type='view') -%}
     {%- set items = tideline.channel_items_relation(this) -%}

@@ -11,7 +11,7 @@
     steps is continued by the rerun after the last committed one. -#}
 {% materialization continual_task, adapter='spark' %}
     {%- do tideline.prepare_session(this.identifier) -%}
-    {%- do tideline.refuse_format_not_yet('continual task', this.identifier) -%}
+    {%- do tideline.model_file_format(this.identifier) -%}
     {%- set view = this.incorporate(type='view') -%}
     {%- set settings = tideline.continual_task_settings(this.identifier, sql, view) -%}
     {%- set data = tideline.task_data_relation(this) -%}

@@ -11,7 +11,7 @@
     before its commit leaves nothing anyone reads, and the rerun does the same work again. -#}
 {% materialization derivation, adapter='spark' %}
     {%- do tideline.prepare_session(this.identifier) -%}
-    {%- do tideline.refuse_format_not_yet('derivation', this.identifier) -%}
+    {%- do tideline.model_file_format(this.identifier) -%}
     {%- set settings = tideline.derivation_settings(this.identifier, sql) -%}
     {%- set view = this.incorporate(type='view') -%}
     {%- set data = tideline.data_relation(this) -%}

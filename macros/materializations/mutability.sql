@@ -4,7 +4,7 @@
 
 {% macro _materialize_mutability() %}
     {%- do tideline.prepare_session(this.identifier) -%}
-    {%- do tideline.refuse_format_not_yet('mutability model', this.identifier) -%}
+    {%- do tideline.model_file_format(this.identifier) -%}
     {%- set settings = tideline.mutability_settings() -%}
     {{ run_hooks(pre_hooks) }}
     {%- if settings.append -%}

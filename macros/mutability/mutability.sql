@@ -137,7 +137,7 @@
     {%- set built = tideline._version_table(relation, version) -%}
     {%- do props.update({'version': version}) -%}
     {%- do tideline.exec('drop table if exists ' ~ built) -%}
-    {%- do tideline.exec('create table ' ~ built ~ ' using parquet ' ~ ('partitioned by (' ~ partition_by ~ ') ' if partition_by else '')
+    {%- do tideline.exec('create table ' ~ built ~ ' using ' ~ tideline.model_file_format(model.name) ~ ' ' ~ ('partitioned by (' ~ partition_by ~ ') ' if partition_by else '')
         ~ tideline._properties_sql(props) ~ ' as ' ~ model_sql) -%}
     {%- do tideline.checkpoint(model.name, 'built') -%}
     {%- if existing is not none and existing.type == 'view' -%}
@@ -237,6 +237,12 @@
     {%- set relation = this.incorporate(type='view') -%}
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
     {%- set window = tideline.append_window(settings, existing) -%}
+    {%- if not window.prime -%}
+        {#- rows are appended in place: the stored version table must be in the configured format -#}
+        {%- set holder = tideline._rows_table(existing) -%}
+        {%- set cached = adapter.get_relation(database=none, schema=holder.schema, identifier=holder.identifier) if holder is not none else none -%}
+        {%- do tideline.refuse_other_file_format(model.name, cached, tideline.model_file_format(model.name)) -%}
+    {%- endif -%}
     {%- set now = tideline.now() -%}
     {%- set along = settings.along -%}
     {%- set columns = get_columns_in_query(sql) -%}
@@ -254,7 +260,9 @@
     {#- the filter is added also when the SQL ignores the bounds (the seed's outer WHERE) -#}
     {%- set new_rows = 'select ' ~ ordered | join(', ') ~ ' from (' ~ sql ~ ') as model_rows where ' ~ along ~ ' ' ~ window.op
         ~ " '" ~ window.low ~ "' and " ~ along ~ " <= '" ~ window.high ~ "'" -%}
-    {%- set staged = 'tl_stage__' ~ model.name -%}
+    {#- a temporary view named for this run: a Thrift server in single-session mode shares
+        temporary views between its clients -#}
+    {%- set staged = 'tl_stage__' ~ model.name ~ '__' ~ tideline.run_id() | replace('-', '_') -%}
     {%- do tideline.exec('drop view if exists ' ~ staged) -%}
     {%- do tideline.exec('cache table ' ~ staged ~ ' as ' ~ new_rows) -%}
     {%- set keep = [settings.settle, 1] | max -%}
@@ -262,6 +270,7 @@
     {%- if seen[2] > settings.max_along_values -%}
         {#- each value becomes a partition: refuse before a run writes a directory per row -#}
         {%- do tideline.exec('uncache table if exists ' ~ staged) -%}
+        {%- do tideline.exec('drop view if exists ' ~ staged) -%}
         {{ exceptions.raise_compiler_error("tideline: model " ~ model.name ~ ": this run would write " ~ seen[2] ~ " values of along "
             ~ (along | tojson) ~ ", more than max_along_values " ~ settings.max_along_values ~ "; each value is a partition. "
             ~ "Use a date-like along (ds), narrow [min, max] for the prime, or raise max_along_values. Nothing was written.") }}

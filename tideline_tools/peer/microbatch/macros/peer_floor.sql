@@ -67,12 +67,12 @@
         {#- the first build (or a build whose first run died before its commit): everything -#}
         {%- if not has_state -%}
             {% call statement('create_state') %}
-                create table {{ state }} (watermark timestamp) using parquet
+                create table {{ state }} (watermark timestamp) using {{ config.get('file_format', 'parquet') }}
             {% endcall %}
         {%- endif -%}
         {%- if built -%}{%- do adapter.drop_relation(this.incorporate(type='table')) -%}{%- endif -%}
         {% call statement('main') %}
-            create table {{ this }} using parquet partitioned by (event_date) as
+            create table {{ this }} using {{ config.get('file_format', 'parquet') }} partitioned by (event_date) as
             {{ sql | replace(peer_floor_events(), peer_floor_window(now, none)) }}
         {% endcall %}
     {%- else -%}
@@ -92,7 +92,11 @@
             {%- set written = peer_floor_one_column(written_sql) -%}
             {%- for d in dates if d not in written -%}
                 {% call statement('drop_emptied_date') %}
+                    {%- if config.get('file_format', 'parquet') == 'delta' %}
+                    delete from {{ this }} where event_date = date'{{ d }}'
+                    {%- else %}
                     alter table {{ this }} drop if exists partition (event_date = date'{{ d }}')
+                    {%- endif %}
                 {% endcall %}
             {%- endfor -%}
         {%- endif -%}
