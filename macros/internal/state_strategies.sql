@@ -1,0 +1,78 @@
+{#- The operations on a model's rows of tl_state whose SQL differs by the state's format
+    (tideline__state_file_format): compaction and forgetting. Each format's strategy is a
+    dispatched macro (see formats.sql). -#}
+
+{#- Rewrite a model's state into one file (every compact_every commits, see commit_run). -#}
+{% macro compact_state(model_name) %}
+    {%- set strategy = {'parquet': adapter.dispatch('compact_state_parquet', 'tideline'),
+                         'delta': adapter.dispatch('compact_state_delta', 'tideline')}[tideline.state_file_format()] -%}
+    {%- do strategy(model_name) -%}
+{% endmacro %}
+
+{#- delta: one `optimize` of the model's rows, one commit; readers see the old files or the new. -#}
+{% macro default__compact_state_delta(model_name) %}
+    {% call statement('compact_state', fetch_result=false) %}
+        optimize {{ tideline.state_table() }}
+        where model = '{{ model_name }}'
+    {% endcall %}
+{% endmacro %}
+
+{#- parquet: crash-safe: copy the partition's rows into the
+    model's other folder (<table>/model=<M> and <table>/tl_compacted/<M> take turns; the copy
+    first empties it), then point the partition at it, in one metastore step. A run that dies
+    before that step leaves the partition as it was and a folder nobody reads, which the next
+    compaction overwrites. Three statements, once every compact_every commits. -#}
+{% macro default__compact_state_parquet(model_name) %}
+    {%- set state = tideline.state_table() -%}
+    {% set describe_sql %}
+        describe formatted {{ state }} partition (model = '{{ model_name }}')
+    {% endset %}
+    {%- set described = tideline.query_rows(describe_sql) -%}
+    {%- set location = (described | selectattr(0, 'equalto', 'Location') | first)[1] | trim -%}
+    {%- set compacted = '/tl_compacted/' ~ model_name -%}
+    {%- if location.endswith(compacted) -%}
+        {%- set target = location[:-(compacted | length)] ~ '/model=' ~ model_name -%}
+    {%- else -%}
+        {%- set target = location.rsplit('/', 1)[0] ~ compacted -%}
+    {%- endif -%}
+    {% call statement('compact_state', fetch_result=false) %}
+        insert overwrite directory '{{ target }}' using parquet
+        select /*+ coalesce(1) */ {{ tideline.state_columns()[:-1] | map('first') | join(', ') }}
+        from {{ state }}
+        where model = '{{ model_name }}'
+    {% endcall %}
+    {%- do tideline.checkpoint(model_name, 'state_copied') -%}
+    {% call statement('swap_state', fetch_result=false) %}
+        alter table {{ state }} partition (model = '{{ model_name }}') set location '{{ target }}'
+    {% endcall %}
+{% endmacro %}
+
+{#- Forget a model's state (a rebuild, before it writes): its rows leave tl_state in one
+    statement, so a rebuild that dies half-way is rerun as a first build. -#}
+{% macro forget_state(model_name) %}
+    {%- set strategy = {'parquet': adapter.dispatch('forget_state_parquet', 'tideline'),
+                         'delta': adapter.dispatch('forget_state_delta', 'tideline')}[tideline.state_file_format()] -%}
+    {%- do strategy(model_name) -%}
+{% endmacro %}
+
+{#- delta: one delete. (An `insert overwrite ... partition (model = ...)` of no rows removes
+    nothing on Delta when partitionOverwriteMode is dynamic.) -#}
+{% macro default__forget_state_delta(model_name) %}
+    {% call statement('forget_state', fetch_result=false) %}
+        delete from {{ tideline.state_table() }}
+        where model = '{{ model_name }}'
+    {% endcall %}
+{% endmacro %}
+
+{#- parquet: the model's partition overwritten with no rows. -#}
+{% macro default__forget_state_parquet(model_name) %}
+    {% call statement('forget_state', fetch_result=false) %}
+        insert overwrite table {{ tideline.state_table() }} partition (model = '{{ model_name }}')
+        select
+            {%- for c in tideline.state_columns()[:-1] %}
+            cast(null as {{ c[1] }}) as {{ c[0] }}{{ ',' if not loop.last }}
+            {%- endfor %}
+        from (select 1) as nothing
+        where false
+    {% endcall %}
+{% endmacro %}
