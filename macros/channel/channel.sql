@@ -219,7 +219,10 @@
     {%- set old = [] -%}
     {%- if format == 'parquet' -%}
         {#- the metastore lists the days without reading a file -#}
-        {%- for row in run_query('show partitions ' ~ items).rows -%}
+        {% set partitions_sql %}
+            show partitions {{ items }}
+        {% endset %}
+        {%- for row in run_query(partitions_sql).rows -%}
             {%- set day = row['partition'].split('=')[1] -%}
             {%- if day < cutoff -%}{%- do old.append(day) -%}{%- endif -%}
         {%- endfor -%}
