@@ -165,6 +165,43 @@ def test_a_crash_inside_a_run_of_several_steps_then_a_rerun_equals_an_uninterrup
         assert_rows_equal(output(project, name), task.output, label=f"{name} after a crash at {step}")
 
 
+def task_state(project, model: str) -> list[tuple]:
+    """The task's rows of tl_state, sorted: what its next run reads."""
+    return sorted(project.rows(f"select * from {project.fresh('tl_state')} where model = '{model}'"), key=repr)
+
+
+@pytest.mark.formats("parquet", "delta")
+def test_a_full_refresh_is_atomic_it_dies_before_its_commit_changing_nothing(project, deps):
+    """Two runs, then a --full-refresh (a replay of several steps) killed after its first
+    step's insert: readers see exactly the output of the second run and the state is as it
+    was. Killed right after its one commit: readers see the replay, whose steps are the
+    state now; the next run continues from it."""
+    models = {"upsert": upsert, "running_totals": running_totals}
+    project.write_source("append_only", APPEND_ONLY, LOADS[0], replace=True)
+    run(project, " ".join(models), at(50), "--full-refresh")
+    project.write_source("append_only", APPEND_ONLY, LOADS[1])
+    run(project, " ".join(models), at(110))
+    before = {m: (sorted(project.table(m), key=repr), task_state(project, m)) for m in models}
+    project.write_source("append_only", APPEND_ONLY, LOADS[3])
+    for model in models:
+        crashed = run(project, model, at(160), "--full-refresh", expect_success=False, tideline__fail_at=f"{model}:written")
+        assert any(f"injected failure after {model}:written" in m for m in crashed.messages), crashed.messages
+        assert (sorted(project.table(model), key=repr), task_state(project, model)) == before[model], f"{model} changed"
+        crashed = run(project, model, at(160), "--full-refresh", expect_success=False, tideline__fail_at=f"{model}:committed")
+        assert any(f"injected failure after {model}:committed" in m for m in crashed.messages), crashed.messages
+    later = [kv(2, 7, 170)]
+    project.write_source("append_only", APPEND_ONLY, later)
+    run(project, " ".join(models), at(180))
+    for name, fn in models.items():
+        task = Task(fn)
+        task.run(LOADS[0], at(50))
+        task.run(LOADS[0] + LOADS[1] + LOADS[3], at(160))
+        replayed = {r[0].rsplit("/", 1)[0] for r in task_state(project, name) if r[2] <= at(160)}
+        assert len(replayed) == 1, f"{name}: the replay's steps are not the state ({replayed})"
+        task.run(LOADS[0] + LOADS[1] + LOADS[3] + later, at(180))
+        assert_rows_equal(output(project, name), task.output, label=f"{name} after the rebuild and a run")
+
+
 def test_compaction_keeps_the_data_table_to_the_live_rows_and_each_rows_commit_time(project, deps):
     """Six steps, each replacing keys 1 and 2 (key 3 comes once, in the first): without
     compaction the upsert's data table would hold every deletion and every replaced row (23

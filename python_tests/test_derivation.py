@@ -216,6 +216,45 @@ def test_a_crash_after_each_step_then_a_rerun_equals_an_uninterrupted_run(projec
         assert project.rows(f"select max(generation) from {project.fresh('tl_state')} where model = '{model}'") == [(1,)]
 
 
+def model_state(project, model: str) -> list[tuple]:
+    """The model's rows of tl_state, sorted: what its next run reads."""
+    return sorted(project.rows(f"select * from {project.fresh('tl_state')} where model = '{model}'"), key=repr)
+
+
+@pytest.mark.formats("parquet", "delta")
+def test_a_full_refresh_is_atomic_it_dies_before_its_commit_changing_nothing(project, deps):
+    """Two runs, then a --full-refresh over more transfers, killed after its insert: readers see
+    exactly the rows of the second run (with their commit times) and the state is as it was, so
+    a rerun without --full-refresh continues from there. A --full-refresh killed right after
+    its commit shows the rebuilt rows; the next run continues from the rebuild."""
+    models = ("flagged_transfers", "balances")
+    project.write_source("transfers", TRANSFERS, BATCHES[0], replace=True)
+    run(project, " ".join(models), T0 + dt.timedelta(hours=1), "--full-refresh")
+    project.write_source("transfers", TRANSFERS, BATCHES[1])
+    run(project, " ".join(models), T0 + dt.timedelta(hours=2))
+    before = {m: (sorted(project.table(m), key=repr), model_state(project, m)) for m in models}
+    project.write_source("transfers", TRANSFERS, BATCHES[3])
+    now = T0 + dt.timedelta(hours=4)
+    for model in models:
+        crashed = run(project, model, now, "--full-refresh", expect_success=False, tideline__fail_at=f"{model}:written")
+        assert any(f"injected failure after {model}:written" in m for m in crashed.messages), crashed.messages
+        assert (sorted(project.table(model), key=repr), model_state(project, model)) == before[model], f"{model} changed"
+        crashed = run(project, model, now, "--full-refresh", expect_success=False, tideline__fail_at=f"{model}:committed")
+        assert any(f"injected failure after {model}:committed" in m for m in crashed.messages), crashed.messages
+    rebuilt = reference_models()
+    loaded = BATCHES[0] + BATCHES[1] + BATCHES[3]
+    for model in models:
+        rebuilt[model].run({"transfers": loaded}, now)
+        assert_rows_equal(derived_table(project, model, rebuilt[model]), rebuilt[model].rows(), label=f"{model} after the rebuild's commit")
+        runs = {r[0] for r in model_state(project, model)}
+        assert len(runs) == 1 and not runs & {r[0] for r in before[model][1]}, f"{model}: the rebuild's commit did not replace the state"
+    project.write_source("transfers", TRANSFERS, BATCHES[4])
+    run(project, " ".join(models), T0 + dt.timedelta(hours=5))
+    for model in models:
+        rebuilt[model].run({"transfers": loaded + BATCHES[4]}, T0 + dt.timedelta(hours=5))
+        assert_rows_equal(derived_table(project, model, rebuilt[model]), rebuilt[model].rows(), label=f"{model} after the next run")
+
+
 # ---- batch invariance: random arrivals and random splits (hypothesis) -------------------------
 
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402

@@ -29,9 +29,11 @@
 {% endmacro %}
 
 {#- The output's live rows: inserted by a committed step, not deleted by one, in generation
-    `generation` (none: the live one, looked up when the statement runs). -#}
-{% macro task_live_rows_sql(settings, data, extra_columns=['_tl_batch'], generation=none) %}
-    {%- set committed = tideline.committed_runs_sql(settings.name) -%}
+    `generation` (none: the live one, looked up when the statement runs). `runs`: the steps
+    whose rows count instead of the committed ones (a rebuild's own steps, before its commit). -#}
+{% macro task_live_rows_sql(settings, data, extra_columns=['_tl_batch'], generation=none, runs=none) %}
+    {%- set committed = tideline.committed_runs_sql(settings.name) if runs is none
+                        else tideline.string_list(runs)[1:-1] if runs else 'cast(null as string)' -%}
     {%- set gen = "'" ~ generation ~ "'" if generation is not none else 'cast((' ~ tideline.live_generation_sql(settings.name) ~ ') as string)' -%}
     {% set sql %}
         select {% for c in settings.columns %}i.{{ c[0] }}, {% endfor %}{{ extra_columns | map('replace', '_tl', 'i._tl') | join(', ') }}
@@ -120,7 +122,7 @@
     with
     cur_0 as (
         {%- if settings.reads_output %}
-        {{ tideline.task_live_rows_sql(settings, data, ['_tl_row', '_tl_batch'], plan.read_gen) }}
+        {{ tideline.task_live_rows_sql(settings, data, ['_tl_row', '_tl_batch'], plan.read_gen, plan.get('runs')) }}
         {%- else %}
         select {% for c in settings.columns %}cast(null as {{ c[1] }}) as {{ c[0] }}, {% endfor %}cast(null as string) as _tl_row, cast(null as timestamp) as _tl_batch
         where false
@@ -188,12 +190,19 @@
     {%- endfor -%}
 {% endmacro %}
 
+{#- The data table's columns ('name type'): the output's, then the row id, the operation, the
+    step's time and id, and the generation. -#}
+{% macro task_layout(settings) %}
+    {%- set layout = [] -%}
+    {%- for c in settings.columns -%}{%- do layout.append(c[0] ~ ' ' ~ c[1]) -%}{%- endfor -%}
+    {%- do layout.extend(['_tl_row string', '_tl_op string', '_tl_batch timestamp', '_tl_run string', 'tl_gen string']) -%}
+    {{- return(layout) -}}
+{% endmacro %}
+
 {% macro create_task_table(settings, data, existing_data) %}
     {%- if existing_data is not none -%}{%- do adapter.drop_relation(existing_data) -%}{%- endif -%}
-    {%- set defs = [] -%}
-    {%- for c in settings.columns -%}{%- do defs.append(c[0] ~ ' ' ~ c[1]) -%}{%- endfor -%}
     {% call statement('create_data', fetch_result=false) %}
-        create table {{ data }} ({{ defs | join(', ') }}, _tl_row string, _tl_op string, _tl_batch timestamp, _tl_run string, tl_gen string)
+        create table {{ data }} ({{ tideline.task_layout(settings) | join(', ') }})
         using {{ tideline.model_file_format(settings.name) }}
         partitioned by (tl_gen)
     {% endcall %}

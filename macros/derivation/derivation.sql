@@ -74,10 +74,11 @@
 
 {#- The derivation's committed state: F_prev, the newest batch written, the live generation and
     how many runs wrote to it, each transform's watermark (the newest commit time it has
-    processed), and the files of its state. A rebuild starts from nothing. -#}
+    processed), and the files of its state. A rebuild (rebuild=true) starts from nothing but
+    the live generation, which its own comes after, and the newest batch, which its rows come
+    after (consumers keep watermarks over _tl_batch). -#}
 {% macro derivation_state(settings, rebuild) %}
     {%- set state = {'frontier': none, 'batch': none, 'generation': 0, 'runs_in_generation': 0, 'watermarks': {}, 'state_files': none} -%}
-    {%- if rebuild -%}{{ return(state) }}{%- endif -%}
     {% set sql %}
         with runs as (
             select *, _metadata.file_path as state_file
@@ -104,17 +105,22 @@
             {%- do state.watermarks.update({row[1]: row[2]}) -%}
         {%- endif -%}
     {%- endfor -%}
+    {%- if rebuild -%}
+        {{- return({'frontier': none, 'batch': state.batch, 'generation': state.generation, 'runs_in_generation': 0, 'watermarks': {}, 'state_files': none}) -}}
+    {%- endif -%}
     {{- return(state) -}}
 {% endmacro %}
 
 {#- What this run writes: its batch (the frontier, or just after the previous batch when the
     frontier did not move, as when a transform added later reads its backlog: every run's rows
     are newer than the last run's, for readers of the newest version and for downstream
-    watermarks), the generation it reads and the one it writes (the next one when it compacts). -#}
-{% macro derivation_plan(settings, state, frontier) %}
+    watermarks), the generation it reads and the one it writes (the next one when it compacts, and
+    always on a rebuild: rebuild_plan). -#}
+{% macro derivation_plan(settings, state, frontier, rebuild) %}
     {%- set f = tideline.shift_time(frontier.frontier, 0) -%}
     {%- set batch = f if state.batch is none or f > tideline.shift_time(state.batch, 0) else tideline.shift_time(state.batch, 0.000001) -%}
-    {%- set plan = tideline.generation_plan(state.generation, state.runs_in_generation, settings.compact_every) -%}
+    {%- set plan = tideline.rebuild_plan(state.generation) if rebuild
+                   else tideline.generation_plan(state.generation, state.runs_in_generation, settings.compact_every) -%}
     {%- do plan.update({'batch': batch}) -%}
     {{- return(plan) -}}
 {% endmacro %}
@@ -500,15 +506,18 @@
 
 {#- The run's steps around the select (called in order by the materialization). -#}
 
+{#- The data table's layout now ('name type'), and whether the table `existing_data` has it. -#}
+{% macro derivation_layout(settings) %}
+    {%- set layout = [] -%}
+    {%- for c in tideline.derivation_data_columns(settings) -%}{%- do layout.append(c[0] ~ ' ' ~ c[1]) -%}{%- endfor -%}
+    {{- return(layout) -}}
+{% endmacro %}
+
 {#- An incremental run needs the data table it wrote before: registers, derived columns or the
     shuffle key's types changed since then need a rebuild. -#}
 {% macro refuse_changed_layout(settings, existing_data) %}
-    {%- set wanted = [] -%}
-    {%- for c in tideline.derivation_data_columns(settings) -%}{%- do wanted.append(c[0] ~ ' ' ~ c[1]) -%}{%- endfor -%}
-    {%- set found = [] -%}
-    {%- for c in adapter.get_columns_in_relation(existing_data) -%}
-        {%- do found.append((c.name | lower) ~ ' ' ~ tideline.type_name(c.data_type)) -%}
-    {%- endfor -%}
+    {%- set wanted = tideline.derivation_layout(settings) -%}
+    {%- set found = tideline.data_table_layout(existing_data) -%}
     {%- if found != wanted -%}
         {{ exceptions.raise_compiler_error("tideline: derivation " ~ settings.name ~ ": its registers, derived_columns or shuffle key types changed since "
             ~ existing_data ~ " was built (it has " ~ found | join(', ') ~ "; the model now needs " ~ wanted | join(', ')

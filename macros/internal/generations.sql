@@ -36,6 +36,27 @@
     {{- return({'read_gen': generation, 'write_gen': generation + (1 if compact else 0), 'compact': compact}) -}}
 {% endmacro %}
 
+{#- A data table's columns as 'name type' (lower-case names, Spark's type names), to compare
+    with the columns a model needs: a rebuild keeps the table when they are the same. -#}
+{% macro data_table_layout(relation) %}
+    {%- set layout = [] -%}
+    {%- for c in adapter.get_columns_in_relation(relation) -%}
+        {%- do layout.append((c.name | lower) ~ ' ' ~ tideline.type_name(c.data_type)) -%}
+    {%- endfor -%}
+    {{- return(layout) -}}
+{% endmacro %}
+
+{#- A rebuild's generations (a --full-refresh over a data table of the same layout): it writes
+    the whole model into the generation after the live one `generation` and reads nothing
+    stored (no committed run has rows there). Its commit, which replaces the model's state,
+    makes that generation live: readers see the old rows until that one statement, the new
+    rows after it, and a rebuild that dies before it leaves tables and state as they were.
+    Then the old generations are dropped, as after a compaction. -#}
+{% macro rebuild_plan(generation) %}
+    {{- return({'read_gen': generation + 1, 'write_gen': generation + 1, 'compact': false,
+                'rebuild': true, 'replaced_gen': generation}) -}}
+{% endmacro %}
+
 {#- After a compacting run's commit: drop the generations before the new live one (the one it
     read, and one more left behind by a run that died between its commit and this drop), for
     each value of the table's other partition column `parts` ([column, [values]]) if any. -#}

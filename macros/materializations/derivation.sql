@@ -6,6 +6,12 @@
       settings (no statement) -> state -> frontier -> publish columns -> one insert -> commit
       (-> every compact_every runs, the drop of the old generation).
 
+    A --full-refresh over a data table of the same layout is atomic: it writes the whole model
+    into the next generation, and its commit replaces the model's state, which makes that
+    generation the live one; readers see the old rows until then, and a rebuild that dies
+    before its commit changed nothing anyone reads (generations.sql, rebuild_plan). A changed
+    layout needs a new table: then the rebuild forgets the state and drops the table first.
+
     The model is a view over <model>__tl_data, which holds the derived rows and the registers,
     each row with its run id: readers keep rows of committed runs only, so a run that dies
     before its commit leaves nothing anyone reads, and the rerun does the same work again. -#}
@@ -19,6 +25,7 @@
     {%- set existing_data = adapter.get_relation(database=this.database, schema=this.schema, identifier=data.identifier) -%}
     {%- set rebuild = should_full_refresh() or existing_data is none -%}
     {%- if not rebuild -%}{%- do tideline.refuse_changed_layout(settings, existing_data) -%}{%- endif -%}
+    {%- set new_table = existing_data is none or tideline.data_table_layout(existing_data) != tideline.derivation_layout(settings) -%}
 
     {#- tl_state: on-run-start creates it, but dbt leaves out a package's hooks when all of its models are disabled -#}
     {%- if adapter.get_relation(database=none, schema=this.schema, identifier='tl_state') is none -%}{%- do tideline.ensure_state_tables() -%}{%- endif -%}
@@ -29,25 +36,31 @@
     {%- set documents = frontier.documents.values() | sum -%}
     {%- set publish_columns = tideline.checked_publish_columns(settings) if documents > 0 else {} -%}
 
-    {%- if rebuild and (documents > 0 or existing_data is none) -%}
-        {#- a rebuild forgets the model's state first: if it dies half-way, the rerun is a first build -#}
+    {%- if new_table -%}
+        {#- a new layout needs a new table: the rebuild forgets the model's state first, so
+            that if it dies half-way the rerun is a first build -#}
         {%- if existing_data is not none -%}{%- do tideline.forget_state(settings.name) -%}{%- endif -%}
         {%- do tideline.create_derivation_table(settings, data, existing_data) -%}
         {%- do tideline.checkpoint(settings.name, 'created') -%}
     {%- endif -%}
     {%- do tideline.create_reader_view(view, existing, tideline.derivation_view_sql(settings, data), rebuild) -%}
 
+    {%- set plan = tideline.derivation_plan(settings, state, frontier, rebuild) -%}
     {%- if documents > 0 -%}
-        {%- set plan = tideline.derivation_plan(settings, state, frontier) -%}
         {% call statement('write', fetch_result=false) %}
             insert into {{ data }} partition (tl_part, tl_gen)
             {{ tideline.derivation_select_sql(settings, state, frontier, plan, publish_columns, data) }}
         {% endcall %}
         {%- do tideline.checkpoint(settings.name, 'written') -%}
+    {%- endif -%}
+    {%- if documents > 0 or rebuild -%}
+        {#- a rebuild's commit replaces the model's state: its generation becomes the live one -#}
         {%- do tideline.commit_run(settings.name, tideline.derivation_run_row(state, frontier, plan, documents),
-                                   tideline.derivation_transform_rows(settings, state, frontier), files=state.state_files) -%}
+                                   tideline.derivation_transform_rows(settings, state, frontier), replace=rebuild, files=state.state_files) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
-        {%- if plan.compact -%}{%- do tideline.drop_old_generations(data, plan, ['tl_part', ['row', 'register']]) -%}{%- endif -%}
+        {%- if plan.compact or (rebuild and not new_table) -%}
+            {%- do tideline.drop_old_generations(data, {'read_gen': plan.replaced_gen} if rebuild else plan, ['tl_part', ['row', 'register']]) -%}
+        {%- endif -%}
     {%- endif -%}
     {%- do tideline.log_derivation(settings, state, frontier) -%}
     {%- do tideline.store_main('tideline: ' ~ documents ~ ' documents') -%}

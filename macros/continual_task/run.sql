@@ -1,0 +1,64 @@
+{#- Continual tasks: the two ways a run goes through its steps (called by
+    macros/materializations/continual_task.sql). -#}
+
+{#- One step: its insert into the data table (when it has data). -#}
+{% macro write_task_step(settings, data, step, step_run, plan) %}
+    {% call statement('step', fetch_result=false) %}
+        insert into {{ data }} partition (tl_gen)
+        {{ tideline.task_step_sql(settings, data, step, step_run, plan) }}
+    {% endcall %}
+    {%- do tideline.checkpoint(settings.name, 'written') -%}
+{% endmacro %}
+
+{#- A step's run row: its id, its time, the window it closes and the generation it wrote. -#}
+{% macro task_step_row(step_run, step, lower, watermark, generation) %}
+    {{- return({'kind': 'run', 'run_id': step_run, 'batch': step.time, 'lower_limit': lower,
+                'upper_limit': step.time, 'watermark': watermark, 'generation': generation}) -}}
+{% endmacro %}
+
+{#- The steps one by one, each committed alone: an incremental run, a first build, or a rebuild
+    into a new table (which has forgotten the state). A task with a delete compacts every
+    compact_every steps. -#}
+{% macro run_task_steps(settings, data, state, frontier, steps, rebuild) %}
+    {%- set generation = {'live': 0 if rebuild else state.generation, 'steps': 0 if rebuild else state.runs_in_generation,
+                          'state_files': none if rebuild else state.state_files} -%}
+    {%- for step in steps -%}
+        {%- set step_run = tideline.run_id() ~ '/' ~ loop.index -%}
+        {%- set plan = tideline.generation_plan(generation.live, generation.steps if settings.deletes and step.data else 0, settings.compact_every) -%}
+        {%- if step.data -%}{%- do tideline.write_task_step(settings, data, step, step_run, plan) -%}{%- endif -%}
+        {%- set row = tideline.task_step_row(step_run, step, state.frontier if loop.first else loop.previtem.time,
+                                             frontier.frontier if loop.last else step.time, plan.write_gen) -%}
+        {%- do generation.update({'state_files': tideline.commit_run(settings.name, row, files=generation.state_files)}) -%}
+        {%- do tideline.checkpoint(settings.name, 'committed') -%}
+        {%- if plan.compact -%}
+            {%- do tideline.drop_old_generations(data, plan) -%}
+            {%- do generation.update({'live': plan.write_gen, 'steps': 0}) -%}
+        {%- endif -%}
+        {%- do generation.update({'steps': generation.steps + 1}) -%}
+    {%- endfor -%}
+{% endmacro %}
+
+{#- An atomic rebuild (a --full-refresh over a data table of the same layout): every step
+    writes into the generation after the live one (generations.sql, rebuild_plan), reading the
+    output the rebuild's own earlier steps left there; then ONE commit, which replaces the
+    task's state with the steps' run rows, makes that generation live, and the old one is
+    dropped. Readers see the old output until the commit; a rebuild that dies before it leaves
+    tables and state as they were (its rows carry step ids no commit names). -#}
+{% macro rebuild_task(settings, data, state, frontier, steps) %}
+    {%- set plan = tideline.rebuild_plan(state.generation) -%}
+    {%- set written = [] -%}
+    {%- set rows = [] -%}
+    {%- for step in steps -%}
+        {%- set step_run = tideline.run_id() ~ '/' ~ loop.index -%}
+        {%- if step.data -%}
+            {%- do tideline.write_task_step(settings, data, step, step_run, {'read_gen': plan.read_gen, 'write_gen': plan.write_gen,
+                                                                             'compact': false, 'runs': written}) -%}
+            {%- do written.append(step_run) -%}
+        {%- endif -%}
+        {%- do rows.append(tideline.task_step_row(step_run, step, none if loop.first else loop.previtem.time,
+                                                    frontier.frontier if loop.last else step.time, plan.write_gen)) -%}
+    {%- endfor -%}
+    {%- do tideline.commit_run(settings.name, rows[-1], rows[:-1], replace=true) -%}
+    {%- do tideline.checkpoint(settings.name, 'committed') -%}
+    {%- do tideline.drop_old_generations(data, {'read_gen': plan.replaced_gen}) -%}
+{% endmacro %}
