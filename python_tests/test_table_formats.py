@@ -89,3 +89,49 @@ def test_a_table_in_another_format_is_refused_until_a_full_refresh_converts_it(p
     for name in SELECT:
         assert_rows_equal(converted[name], data_rows(project.table(name)), label=f"{name}: delta against parquet")
     assert converted["daily_user_activity"]
+
+
+def delta_history(project, table: str) -> list[str]:
+    """The operations of a Delta table's commits, oldest first."""
+    sql = f"describe history {project.schema}.{table}"
+    columns = project.runner.columns(sql)
+    rows = [dict(zip(columns, r)) for r in project.rows(sql)]
+    return [r["operation"] for r in sorted(rows, key=lambda r: r["version"])]
+
+
+def test_maintenance_compacts_and_vacuums_every_delta_table_and_changes_no_row(project):
+    """tideline.maintain_tables on a Delta pipeline of two runs: a retention under Delta's 7
+    days is refused by name with no table touched; then every Delta table gets an OPTIMIZE and
+    a VACUUM, no row of any table or view changes, and the next run equals a rebuild."""
+    project.reset()
+    project.file_format = "delta"
+    t = dt.datetime(2025, 5, 2, 6)
+    state_vars = {**VARS, "tideline__state_file_format": "delta"}
+    for now in (t, t + dt.timedelta(days=1)):
+        project.load(WORLD, until=now, cadence_seconds=3600)
+        project.dbt("run", "--select", *SELECT, vars={**state_vars, "tideline__now": str(now)})
+    tables = ["tl_filtered_events__tl_rows", "daily_user_activity", "tl_state"]
+    project.assert_formats(tables[:2])
+    before, histories = everything(project), {name: delta_history(project, name) for name in tables}
+
+    refused = project.dbt("run-operation", "tideline.maintain_tables", "--args", "{retain_hours: 24}", expect_success=False, vars=state_vars)
+    assert not refused.success
+    assert ("tideline: maintain_tables: retain_hours = 24 is invalid; accepted: a number of hours >= 168"
+            in "\n".join(refused.messages)), refused.messages
+    assert {name: delta_history(project, name) for name in tables} == histories
+    assert_unchanged(project, before)
+
+    project.dbt("run-operation", "tideline.maintain_tables", vars=state_vars)
+    for name in tables:
+        added = delta_history(project, name)[len(histories[name]):]
+        assert added[0] == "OPTIMIZE" or added[0].startswith("VACUUM"), (name, added)
+        assert "VACUUM END" in added, (name, added)
+    assert_unchanged(project, before)
+
+    now = t + dt.timedelta(days=2)
+    project.load(WORLD, until=now, cadence_seconds=3600)
+    project.dbt("run", "--select", *SELECT, vars={**state_vars, "tideline__now": str(now)})
+    incremental = {name: data_rows(project.table(name)) for name in SELECT}
+    project.dbt("run", "--full-refresh", "--select", *SELECT, vars={**state_vars, "tideline__now": str(now)})
+    for name in SELECT:
+        assert_rows_equal(incremental[name], data_rows(project.table(name)), label=f"{name}: after maintenance, against a rebuild")

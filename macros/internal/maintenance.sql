@@ -1,0 +1,65 @@
+{#- Table maintenance, run by hand or on a schedule between runs:
+
+      dbt run-operation tideline.maintain_tables --args '{retain_hours: 168}'
+
+    What grows per run, by format (README, "Table formats"):
+      - Delta: every commit adds a file to the table's _delta_log (Delta writes a checkpoint every
+        10 commits and deletes log entries older than delta.logRetentionDuration, 30 days, by
+        itself), and the data files a commit replaced stay on disk for time travel.
+      - parquet: nothing beyond the data; tideline drops its own old generations and compacts
+        tl_state as it goes.
+
+    maintain_tables takes the run lock (one run at a time: it never overlaps a dbt run of the
+    same target schema), then, for every Delta table of the schema, compacts small files
+    (`optimize`) and deletes the files no version of the last `retain_hours` hours reads
+    (`vacuum`). tideline reads only the current version of a table, so its state stays
+    consistent: tl_state's file count (its compaction trigger) only goes down. Each format's
+    operation is a dispatched macro (maintain_table_delta, maintain_table_parquet). -#}
+{% macro maintain_tables(retain_hours=168, schema=none) %}
+    {%- if not execute -%}{{ return('') }}{%- endif -%}
+    {%- set schema = schema or target.schema -%}
+    {%- if retain_hours is not number or retain_hours is boolean or retain_hours < 168 -%}
+        {{ exceptions.raise_compiler_error("tideline: maintain_tables: retain_hours = " ~ retain_hours
+            ~ " is invalid; accepted: a number of hours >= 168 (Delta refuses to vacuum files younger than 7 days:"
+            ~ " a reader still on an older version would lose them)") }}
+    {%- endif -%}
+    {%- do tideline.take_run_lock() -%}
+    {%- set strategies = {'delta': adapter.dispatch('maintain_table_delta', 'tideline'),
+                           'parquet': adapter.dispatch('maintain_table_parquet', 'tideline')} -%}
+    {%- set done = [] -%}
+    {%- for table in tideline.schema_tables(schema) -%}
+        {%- do strategies[table.format](table.relation, retain_hours) -%}
+        {%- do done.append(table.relation.identifier ~ ' (' ~ table.format ~ ')') -%}
+    {%- endfor -%}
+    {%- do tideline.release_run_lock() -%}
+    {{ log("tideline: maintained " ~ done | length ~ " tables of " ~ schema ~ ": " ~ done | join(', '), info=true) }}
+{% endmacro %}
+
+{#- The tables of `schema` (not its views), each with its format ('delta', or 'parquet' for
+    any other), from one `show table extended` (dbt-spark's listing, read by column name). -#}
+{% macro schema_tables(schema) %}
+    {%- set tables = [] -%}
+    {%- for row in list_relations_without_caching(api.Relation.create(schema=schema)) -%}
+        {%- set information = row['information'] | lower -%}
+        {%- if 'type: view' not in information -%}
+            {%- do tables.append({'relation': api.Relation.create(schema=schema, identifier=row['tableName'], type='table'),
+                                  'format': 'delta' if 'provider: delta' in information else 'parquet'}) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{- return(tables) -}}
+{% endmacro %}
+
+{#- delta: small files compacted into larger ones, then the files that no version of the last
+    `retain_hours` hours reads deleted. -#}
+{% macro default__maintain_table_delta(relation, retain_hours) %}
+    {% call statement('optimize', fetch_result=false) %}
+        optimize {{ relation }}
+    {% endcall %}
+    {% call statement('vacuum', fetch_result=false) %}
+        vacuum {{ relation }} retain {{ retain_hours }} hours
+    {% endcall %}
+{% endmacro %}
+
+{#- parquet: nothing to do (tideline drops old generations and compacts tl_state as it goes). -#}
+{% macro default__maintain_table_parquet(relation, retain_hours) %}
+{% endmacro %}
