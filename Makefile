@@ -57,7 +57,7 @@ lint: setup
 test: setup lint test-local test-cluster
 
 test-local: setup
-	$(BIN)/python -m pytest python_tests
+	$(BIN)/python -m pytest python_tests -n 2 --dist loadscope
 
 test-cluster: setup
 	$(BIN)/python -m tideline_tools.cluster up

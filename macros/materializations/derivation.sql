@@ -31,6 +31,7 @@
     {%- if adapter.get_relation(database=none, schema=this.schema, identifier='tl_state') is none -%}{%- do tideline.ensure_state_tables() -%}{%- endif -%}
     {{ run_hooks(pre_hooks) }}
     {%- set state = tideline.derivation_state(settings, rebuild) -%}
+    {%- if new_table -%}{%- do state.update({'generation': 0}) -%}{%- endif -%}
     {%- do tideline.refuse_now_before_watermark(settings.name, state.frontier) -%}
     {%- set frontier = tideline.commit_frontier(settings.transforms, state) -%}
     {%- set documents = frontier.documents.values() | sum -%}
@@ -45,7 +46,7 @@
     {%- endif -%}
     {%- do tideline.create_reader_view(view, existing, tideline.derivation_view_sql(settings, data), rebuild) -%}
 
-    {%- set plan = tideline.derivation_plan(settings, state, frontier, rebuild) -%}
+    {%- set plan = tideline.derivation_plan(settings, state, frontier, rebuild and not new_table) -%}
     {%- if documents > 0 -%}
         {% call statement('write', fetch_result=false) %}
             insert into {{ data }} partition (tl_part, tl_gen)
@@ -54,7 +55,7 @@
         {%- do tideline.checkpoint(settings.name, 'written') -%}
     {%- endif -%}
     {%- if documents > 0 or rebuild -%}
-        {#- a rebuild's commit replaces the model's state: its generation becomes the live one -#}
+        {#- a rebuild's commit replaces the model's state (in a new table, from generation 0) -#}
         {%- do tideline.commit_run(settings.name, tideline.derivation_run_row(state, frontier, plan, documents),
                                    tideline.derivation_transform_rows(settings, state, frontier), replace=rebuild, files=state.state_files) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
