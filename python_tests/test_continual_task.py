@@ -202,6 +202,24 @@ def test_a_full_refresh_is_atomic_it_dies_before_its_commit_changing_nothing(pro
         assert_rows_equal(output(project, name), task.output, label=f"{name} after the rebuild and a run")
 
 
+def test_a_data_table_dropped_by_hand_is_rebuilt_from_the_creation_time_its_state_keeps(project, deps):
+    """The upsert's data table dropped by hand after three runs (it compacted, so its live
+    generation is past 0): the next run forgets the rest of the state, keeps the creation
+    time, and replays from it into a new table; the output equals the reference's."""
+    project.write_source("append_only", APPEND_ONLY, LOADS[0], replace=True)
+    run(project, "upsert", at(50), "--full-refresh")
+    for load, now in ((LOADS[1], at(110)), (LOADS[3], at(160))):
+        project.write_source("append_only", APPEND_ONLY, load)
+        run(project, "upsert", now)
+    assert project.rows(f"select max(generation) from {project.fresh('tl_state')} where model = 'upsert'")[0][0] > 0
+    project.runner.execute(f"drop table {project.schema}.upsert__tl_data")
+    run(project, "upsert", at(170), tideline__compact_every=100)   # the replay stays in generation 0
+    task = Task(upsert)
+    task.run(LOADS[0], at(50))
+    task.run(LOADS[0] + LOADS[1] + LOADS[3], at(170))
+    assert_rows_equal(output(project, "upsert"), task.output, label="upsert rebuilt after its data table was dropped")
+
+
 def test_compaction_keeps_the_data_table_to_the_live_rows_and_each_rows_commit_time(project, deps):
     """Six steps, each replacing keys 1 and 2 (key 3 comes once, in the first): without
     compaction the upsert's data table would hold every deletion and every replaced row (23

@@ -7,9 +7,11 @@
 
       operation          parquet                                   delta
       replace_table      build <name>__tl_new, drop, rename        create or replace table (one commit)
-      delete_partitions  alter table ... drop partition            delete from ... where <column> in (...)
-      clear_state        insert overwrite of the model's partition  delete from tl_state where model = ...
+      delete_dates       alter table ... drop partition            delete from ... where <date> in (...)
+      forget_state       insert overwrite of the model's partition  delete from tl_state where model = ...
       compact_state      copy to another folder, set location      optimize tl_state where model = ...
+      drop_generations   alter table ... drop partition            delete from ... where tl_gen in (...)
+      maintain_table     nothing                                   optimize, vacuum (maintenance.sql)
 -#}
 
 {#- The formats a tideline table may have. -#}

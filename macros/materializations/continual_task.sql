@@ -39,8 +39,9 @@
     {%- if new_table -%}
         {#- a new layout needs a new table: the rebuild forgets the task's state first (keeping
             its creation time, which the snapshot step recommits), so that if it dies half-way
-            the rerun is a first build -#}
-        {%- if existing_data is not none -%}{%- do tideline.forget_state(settings.name) -%}{%- endif -%}
+            the rerun is a first build; so does a first build that finds state of a table
+            dropped by hand -#}
+        {%- if existing_data is not none or state.creation -%}{%- do tideline.forget_state(settings.name) -%}{%- endif -%}
         {%- do tideline.create_task_table(settings, data, existing_data) -%}
     {%- endif -%}
     {%- do tideline.create_reader_view(view, existing, tideline.task_live_rows_sql(settings, data), rebuild) -%}
