@@ -25,7 +25,8 @@
     {%- set existing_data = adapter.get_relation(database=this.database, schema=this.schema, identifier=data.identifier) -%}
     {%- set rebuild = should_full_refresh() or existing_data is none -%}
     {%- if not rebuild -%}{%- do tideline.refuse_changed_layout(settings, existing_data) -%}{%- endif -%}
-    {%- set new_table = existing_data is none or tideline.data_table_layout(existing_data) != tideline.derivation_layout(settings) -%}
+    {#- an incremental run has the same layout (refused otherwise): only a rebuild compares -#}
+    {%- set new_table = existing_data is none or (rebuild and tideline.data_table_layout(existing_data) != tideline.derivation_layout(settings)) -%}
 
     {#- tl_state: on-run-start creates it, but dbt leaves out a package's hooks when all of its models are disabled -#}
     {%- if adapter.get_relation(database=none, schema=this.schema, identifier='tl_state') is none -%}{%- do tideline.ensure_state_tables() -%}{%- endif -%}
