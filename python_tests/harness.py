@@ -23,6 +23,7 @@ from tideline_tools.sql import SqlRunner
 
 
 # The dbt commands that parse the project (and so take --target-path).
+ICEBERG_CATALOG = "tideline_iceberg"   # the var tideline__iceberg_catalog of the test profiles
 PARSING_COMMANDS = {"run", "build", "test", "compile", "seed", "snapshot", "parse", "run-operation", "show", "list", "ls"}
 
 
@@ -40,7 +41,7 @@ def well_formed_now(value: Any) -> bool:
 class Project:
     def __init__(self, runner: SqlRunner, name: str, source_of: "Project | None" = None, file_format: str | None = None):
         """A schema of its own; its events table too, unless it reads `source_of`'s. `file_format`
-        (parquet, delta; default: that of `source_of`, else TIDELINE_FILE_FORMAT's) is the format of
+        (parquet, delta, iceberg; default: that of `source_of`, else TIDELINE_FILE_FORMAT's) is the format of
         the tables its dbt runs create: dbt gets it as TIDELINE_FILE_FORMAT, which
         dbt_project.yml's +file_format and the default of tideline__state_file_format read."""
         self.runner = runner
@@ -59,11 +60,25 @@ class Project:
     # ---- set-up and tear-down ----------------------------------------------------------
     def reset(self) -> None:
         for schema in (self.schema, self.source_schema):
-            self.runner.execute(f"drop schema if exists {schema} cascade")
+            self.drop_schema(schema)
 
     def reset_models(self) -> None:
         """Drop the dbt schema only (the events stay)."""
-        self.runner.execute(f"drop schema if exists {self.schema} cascade")
+        self.drop_schema(self.schema)
+
+    def drop_schema(self, schema: str) -> None:
+        """A schema and its namespace of the Iceberg catalog, with their tables."""
+        self.runner.execute(f"drop schema if exists {schema} cascade")
+        namespace = f"{ICEBERG_CATALOG}.{schema}"
+        try:
+            tables = self.rows(f"show tables in {namespace}")
+        except Exception as e:   # no such namespace (or no warehouse yet)
+            if "NoSuchNamespace" not in str(e) and "SCHEMA_NOT_FOUND" not in str(e):
+                raise
+            return
+        for row in tables:
+            self.runner.execute(f"drop table if exists {namespace}.{row[1]} purge")
+        self.runner.execute(f"drop namespace if exists {namespace}")
 
     def pipeline_state(self) -> dict[str, list[dict]]:
         """Every table of the time-based pipeline as a reader sees it (committed state only)."""
@@ -138,15 +153,30 @@ class Project:
         assert found == {name: self.file_format for name in names}, found
 
     def table_format(self, name: str) -> str:
-        """The format of a table (its provider: parquet, delta, ...)."""
-        rows = self.rows(f"describe table extended {self.relation(name)}")
+        """The format of a model's table (its provider: parquet, delta, iceberg): the table of the
+        schema, else the Iceberg catalog's table of the same name (whose view the schema holds)."""
+        found = [r for r in self.rows(f"show tables in {self.schema} like '{name}'") if r[1] == name]
+        relation = self.relation(name)
+        if not found or self.is_view(relation):
+            relation = f"{ICEBERG_CATALOG}.{self.schema}.{name}"
+        rows = self.rows(f"describe table extended {relation}")
         return next(r[1] for r in rows if r[0] == "Provider").lower()
+
+    def is_view(self, relation: str) -> bool:
+        rows = self.rows(f"describe table extended {relation}")
+        return any(r[0] == "Type" and r[1] == "VIEW" for r in rows)
 
     def rows(self, sql: str) -> list[tuple]:
         return self.runner.rows(sql)
 
     def relation(self, name: str) -> str:
-        return name if "." in name else f"{self.schema}.{name}"
+        """A table or view of the schema by name; tideline's own tables (tl_state, <model>__tl_*)
+        of an Iceberg project are in the Iceberg catalog."""
+        if "." in name:
+            return name
+        if self.file_format == "iceberg" and (name == "tl_state" or "__tl_" in name):
+            return f"{ICEBERG_CATALOG}.{self.schema}.{name}"
+        return f"{self.schema}.{name}"
 
     def fresh(self, name: str) -> str:
         """The relation, with this session's cached file listing of it dropped first.

@@ -177,7 +177,7 @@ def history(project) -> Channel:
     return ref
 
 
-@pytest.mark.formats("parquet", "delta")
+@pytest.mark.formats("parquet", "delta", "iceberg")
 def test_a_crash_at_each_step_then_a_rerun_equals_an_uninterrupted_run(runner, channel_project, file_format):
     """The second run changes items and moves mutable_time; it dies after its decision (nothing
     written), then again after its insert (rows no commit names), then after its commit: each
@@ -345,7 +345,7 @@ def test_a_channel_without_mutable_time_can_be_given_one_before_its_items_and_ne
         project.reset()
 
 
-@pytest.mark.formats("parquet", "delta")
+@pytest.mark.formats("parquet", "delta", "iceberg")
 def test_retention_days_drops_the_item_days_before_it_and_keeps_the_rest(runner, channel_project, file_format):
     """A channel without mutable_time and retention_days 2: a run at 2025-03-05 drops the item
     days before 2025-03-03 and keeps the others."""

@@ -67,7 +67,7 @@ LOADS = [
 
 
 @pytest.mark.both_targets
-@pytest.mark.formats("parquet", "delta")
+@pytest.mark.formats("parquet", "delta", "iceberg")
 def test_upsert_and_running_totals_over_several_runs_equal_the_reference_and_a_replay(project, deps):
     project.write_source("append_only", APPEND_ONLY, [], replace=True)
     tasks = {"upsert": Task(upsert), "running_totals": Task(running_totals)}
@@ -144,7 +144,7 @@ def test_without_snapshot_the_output_starts_empty_and_takes_later_commits_only(p
 
 
 @pytest.mark.parametrize("step, compact_every", [("written", 2), ("written", 1), ("committed", 1)])
-@pytest.mark.formats("parquet", "delta")
+@pytest.mark.formats("parquet", "delta", "iceberg")
 def test_a_crash_inside_a_run_of_several_steps_then_a_rerun_equals_an_uninterrupted_run(project, deps, step, compact_every):
     """The second run has two steps; the crash hits the first one (after its insert, or after
     its commit): the rerun redoes it, or continues after it. With compact_every 1 the step
@@ -170,7 +170,7 @@ def task_state(project, model: str) -> list[tuple]:
     return sorted(project.rows(f"select * from {project.fresh('tl_state')} where model = '{model}'"), key=repr)
 
 
-@pytest.mark.formats("parquet", "delta")
+@pytest.mark.formats("parquet", "delta", "iceberg")
 def test_a_full_refresh_is_atomic_it_dies_before_its_commit_changing_nothing(project, deps):
     """Two runs, then a --full-refresh (a replay of several steps) killed after its first
     step's insert: readers see exactly the output of the second run and the state is as it

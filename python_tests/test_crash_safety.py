@@ -12,7 +12,7 @@ import pytest
 from harness import RUN_COLUMNS, Project, assert_rows_equal
 from tideline_tools.generator import EventWorld
 
-pytestmark = pytest.mark.formats("parquet", "delta")
+pytestmark = pytest.mark.formats("parquet", "delta", "iceberg")
 
 WORLD = EventWorld(seed=77, start=dt.datetime(2025, 4, 1), days=4, events_per_day=100, users=10,
                    late_share=0.1, max_late_days=2, reload_share=0.05, duplicate_share=0.03)

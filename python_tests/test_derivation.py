@@ -195,7 +195,7 @@ def test_idle_sensors_with_a_read_delay(project, deps):
 # ---- crash safety -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("step", ["written", "committed"])
-@pytest.mark.formats("parquet", "delta")
+@pytest.mark.formats("parquet", "delta", "iceberg")
 def test_a_crash_after_each_step_then_a_rerun_equals_an_uninterrupted_run(project, deps, step):
     project.write_source("transfers", TRANSFERS, BATCHES[0], replace=True)
     run(project, "flagged_transfers balances", T0 + dt.timedelta(hours=1), "--full-refresh")
@@ -224,7 +224,7 @@ def model_state(project, model: str) -> list[tuple]:
     return sorted(project.rows(f"select * from {project.fresh('tl_state')} where model = '{model}'"), key=repr)
 
 
-@pytest.mark.formats("parquet", "delta")
+@pytest.mark.formats("parquet", "delta", "iceberg")
 def test_a_full_refresh_is_atomic_it_dies_before_its_commit_changing_nothing(project, deps):
     """Two runs, then a --full-refresh over more transfers, killed after its insert: readers see
     exactly the rows of the second run (with their commit times) and the state is as it was, so

@@ -64,7 +64,7 @@ def test_immutable_is_built_once_and_refuses_a_changed_sql(project, deps):
 
 
 @pytest.mark.both_targets
-@pytest.mark.formats("parquet", "delta")
+@pytest.mark.formats("parquet", "delta", "iceberg")
 def test_full_mutation_rebuilds_only_after_a_tick(project, deps):
     project.write_source("accounts", "account_id int, balance int", [(1, 100), (2, 200)], replace=True)
     run(project, "accounts_full_mutation", "2025-01-01 12:00")            # first build
@@ -153,7 +153,7 @@ def partial_landing(project, settle: int) -> list[int]:
 
 
 @pytest.mark.both_targets
-@pytest.mark.formats("parquet", "delta")
+@pytest.mark.formats("parquet", "delta", "iceberg")
 def test_the_seeds_partial_landing_hazard_and_settle(project, deps):
     assert partial_landing(project, settle=0) == [1, 2, 3, 5]       # booking 4 is never seen, as the seed warns
     assert partial_landing(project, settle=1) == [1, 2, 3, 4, 5]    # settle: 1 re-reads 2020-01-02

@@ -17,7 +17,7 @@ import pytest
 from harness import RUN_COLUMNS, Project, assert_rows_equal
 from tideline_tools.generator import EventWorld
 
-pytestmark = [pytest.mark.both_targets, pytest.mark.formats("parquet", "delta")]
+pytestmark = [pytest.mark.both_targets, pytest.mark.formats("parquet", "delta", "iceberg")]
 
 WORLD = EventWorld(seed=5, start=dt.datetime(2025, 6, 1), days=3, events_per_day=60, users=6,
                    late_share=0.2, max_late_days=2, reload_share=0.05, duplicate_share=0.03)

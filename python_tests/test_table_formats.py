@@ -51,14 +51,14 @@ def test_a_file_format_tideline_does_not_write_is_refused_by_name(project, built
                          vars={**next_vars, "tideline__state_file_format": "parquet"})
     assert not result.success
     message = "\n".join(result.messages)
-    assert 'tideline: model tl_filtered_events: file_format = "orc" is invalid; accepted: parquet, delta' in message, message
+    assert 'tideline: model tl_filtered_events: file_format = "orc" is invalid; accepted: parquet, delta, iceberg' in message, message
     assert result.node_status().get("daily_user_activity") in ("skipped", None), result.node_status()
     assert_unchanged(project, before)
 
     project.file_format = "parquet"
     result = project.dbt("run", "--select", *SELECT, expect_success=False, vars={**next_vars, "tideline__state_file_format": "avro"})
     assert not result.success and result.node_status() == {}
-    assert 'tideline: var tideline__state_file_format = "avro" is invalid; accepted: parquet, delta' in "\n".join(result.messages)
+    assert 'tideline: var tideline__state_file_format = "avro" is invalid; accepted: parquet, delta, iceberg' in "\n".join(result.messages)
     assert_unchanged(project, before)
 
 

@@ -18,7 +18,7 @@ import pytest
 from reference import Pipeline, Settings, source_rows, user_attributes
 from tideline_tools.generator import EventWorld
 
-pytestmark = pytest.mark.formats("parquet", "delta")
+pytestmark = pytest.mark.formats("parquet", "delta", "iceberg")
 
 START = dt.date(2025, 3, 1)
 WORLD = EventWorld(

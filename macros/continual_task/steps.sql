@@ -53,7 +53,7 @@
 {% macro task_state(settings) %}
     {% set sql %}
         with runs as (
-            select batch, watermark, coalesce(generation, 0) as generation, model, _metadata.file_path as state_file
+            select batch, watermark, coalesce(generation, 0) as generation, model, {{ tideline.state_file_column() }} as state_file
             from {{ tideline.state_table() }}
             where model = '{{ settings.name }}' and kind = 'run'
         )

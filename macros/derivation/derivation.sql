@@ -81,7 +81,7 @@
     {%- set state = {'frontier': none, 'batch': none, 'generation': 0, 'runs_in_generation': 0, 'watermarks': {}, 'state_files': none} -%}
     {% set sql %}
         with runs as (
-            select *, _metadata.file_path as state_file
+            select *, {{ tideline.state_file_column() }} as state_file
             from {{ tideline.state_table() }}
             where model = '{{ settings.name }}' and kind in ('run', 'transform')
         )

@@ -57,7 +57,7 @@
 
     {#- reading the source, the files of M's state come from its watermark query instead #}
     state as (
-        select *{{ ', _metadata.file_path as state_file' if not reads_source }}
+        select *{{ ', ' ~ tideline.state_file_column() ~ ' as state_file' if not reads_source }}
         from {{ tideline.state_table() }}
         where model in ('{{ model_name }}' {%- if not reads_source %}, 'tl_filtered_events'{% endif %})
     ),

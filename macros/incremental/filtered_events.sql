@@ -241,12 +241,12 @@
         {{ exceptions.raise_compiler_error("tideline: " ~ model_name ~ " must read its events with `from {{ tideline.events_this_run() }}`") }}
     {%- endfor -%}
     {%- do tideline.compact_every_setting(model_name) -%}
-    {%- set rows_relation = relation.incorporate(path={'identifier': model_name ~ '__tl_rows'}, type='table') -%}
-    {%- set existing = adapter.get_relation(database=none, schema=relation.schema, identifier=rows_relation.identifier) -%}
+    {%- set format = tideline.model_file_format(model_name) -%}
+    {%- set rows_relation = tideline.stored_relation(relation.incorporate(path={'identifier': model_name ~ '__tl_rows'}), format) -%}
+    {%- set existing = tideline.find_stored_table(rows_relation, format) -%}
 
     {#- 1. state -#}
     {%- set first_run = full_refresh or existing is none -%}
-    {%- set format = tideline.model_file_format(model_name) -%}
     {%- if not first_run -%}{%- do tideline.refuse_other_file_format(model_name, existing, format) -%}{%- endif -%}
     {%- set watermark = none -%}
     {%- set state_files = none -%}
@@ -266,7 +266,7 @@
         {%- if existing is none -%}
             {%- do tideline.replace_table(rows_relation, select_sql, 'event_date', none, format) -%}
         {%- endif -%}
-        {%- do tideline._create_committed_rows_view(relation, rows_relation) -%}
+        {%- do tideline._create_committed_rows_view(relation, rows_relation, existing is none) -%}
         {%- do tideline.log_run(model_name, none if first_run else run.lower, run.upper, 0, 0, 0,
             rows_without_load_time=run.rows_without_load_time) -%}
         {%- do tideline.warn_unreadable_rows(run) -%}
@@ -286,7 +286,7 @@
         {% endcall %}
     {%- endif -%}
     {%- do tideline.checkpoint(model_name, 'written') -%}
-    {%- do tideline._create_committed_rows_view(relation, rows_relation) -%}
+    {%- do tideline._create_committed_rows_view(relation, rows_relation, existing is none) -%}
 
     {#- 4. commit -#}
     {%- set date_rows = [] -%}
@@ -306,9 +306,10 @@
     {{- return(run) -}}
 {% endmacro %}
 
-{#- The model's view, of the committed runs' rows, unless it exists already. -#}
-{% macro _create_committed_rows_view(relation, rows_relation) %}
-    {%- if adapter.get_relation(database=none, schema=relation.schema, identifier=relation.identifier) is none -%}
+{#- The model's view, of the committed runs' rows: created when it is missing, and replaced when the
+    rows table is new (it may be in another catalog: a file_format changed). -#}
+{% macro _create_committed_rows_view(relation, rows_relation, new_table) %}
+    {%- if first_run or adapter.get_relation(database=none, schema=relation.schema, identifier=relation.identifier) is none -%}
         {% call statement('view', fetch_result=false) %}
             create or replace view {{ relation }} as
             select * from {{ rows_relation }}
@@ -344,7 +345,7 @@
 {% macro refuse_partial_full_refresh() %}
     {%- set filtered_uids = graph.nodes.values() | selectattr('name', 'equalto', 'tl_filtered_events') | map(attribute='unique_id') | list -%}
     {%- if not flags.FULL_REFRESH or not (filtered_uids | select('in', selected_resources) | list)
-            or adapter.get_relation(database=none, schema=target.schema, identifier='tl_state') is none -%}
+            or not tideline.state_table_known() -%}
         {{ return(none) }}
     {%- endif -%}
     {%- set selected = [] -%}

@@ -6,7 +6,8 @@
 {% macro replace_table(relation, select_sql, partition_by, existing, format) %}
     {%- set columns = partition_by | join(', ') if partition_by is iterable and partition_by is not string else partition_by -%}
     {%- set strategy = {'parquet': adapter.dispatch('replace_table_parquet', 'tideline'),
-                         'delta': adapter.dispatch('replace_table_delta', 'tideline')}[format] -%}
+                         'delta': adapter.dispatch('replace_table_delta', 'tideline'),
+                         'iceberg': adapter.dispatch('replace_table_iceberg', 'tideline')}[format] -%}
     {%- do strategy(relation, select_sql, columns, existing) -%}
 {% endmacro %}
 
@@ -31,6 +32,17 @@
             as {{ select_sql }}
         {% endcall %}
     {%- endif -%}
+{% endmacro %}
+
+{#- iceberg: one `create or replace table` of the Iceberg catalog's table, one snapshot:
+    readers see the old snapshot or the new. (The relation is the stored table, see storage.sql.) -#}
+{% macro default__replace_table_iceberg(relation, select_sql, partition_by, existing) %}
+    {% call statement('build', fetch_result=false) %}
+        create or replace table {{ relation }}
+        using iceberg
+        {%- if partition_by %} partitioned by ({{ partition_by }}){% endif %}
+        as {{ select_sql }}
+    {% endcall %}
 {% endmacro %}
 
 {% macro build_beside_and_swap(relation, select_sql, partition_by, existing, format) %}

@@ -16,7 +16,7 @@
 
 {#- The formats a tideline table may have. -#}
 {% macro file_formats() %}
-    {{- return(['parquet', 'delta']) -}}
+    {{- return(['parquet', 'delta', 'iceberg']) -}}
 {% endmacro %}
 
 {#- The validated format of a model's tables (its `file_format` config, default parquet);
@@ -25,8 +25,7 @@
     {%- set format = value if value is not none else config.get('file_format', 'parquet') -%}
     {%- if format is not string or format | lower not in tideline.file_formats() -%}
         {{ exceptions.raise_compiler_error("tideline: model " ~ model_name ~ ": file_format = " ~ (format | tojson)
-            ~ " is invalid; accepted: " ~ tideline.file_formats() | join(', ')
-            ~ (" (Iceberg tables are not written by this version of tideline yet)" if format == 'iceberg' else "")) }}
+            ~ " is invalid; accepted: " ~ tideline.file_formats() | join(', ')) }}
     {%- endif -%}
     {{- return(format | lower) -}}
 {% endmacro %}

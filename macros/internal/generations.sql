@@ -64,7 +64,8 @@
     {%- set generations = [] -%}
     {%- for g in [plan.read_gen - 1, plan.read_gen] if g >= 0 -%}{%- do generations.append(g | string) -%}{%- endfor -%}
     {%- set strategy = {'parquet': adapter.dispatch('drop_generations_parquet', 'tideline'),
-                         'delta': adapter.dispatch('drop_generations_delta', 'tideline')}[tideline.model_file_format(model.name)] -%}
+                         'delta': adapter.dispatch('drop_generations_delta', 'tideline'),
+                         'iceberg': adapter.dispatch('drop_generations_iceberg', 'tideline')}[tideline.model_file_format(model.name)] -%}
     {%- do strategy(data, generations, parts) -%}
 {% endmacro %}
 
@@ -74,6 +75,11 @@
         delete from {{ data }}
         where tl_gen in {{ tideline.string_list(generations) }}
     {% endcall %}
+{% endmacro %}
+
+{#- iceberg: the same delete as delta. -#}
+{% macro default__drop_generations_iceberg(data, generations, parts) %}
+    {%- do tideline.default__drop_generations_delta(data, generations, parts) -%}
 {% endmacro %}
 
 {#- parquet: drop the generations' partitions (for each value of `parts`, [column, [values]]). -#}

@@ -6,15 +6,19 @@
       - Delta: every commit adds a file to the table's _delta_log (Delta writes a checkpoint every
         10 commits and deletes log entries older than delta.logRetentionDuration, 30 days, by
         itself), and the data files a commit replaced stay on disk for time travel.
+      - Iceberg: every commit adds a snapshot (a metadata file, a manifest list and manifests),
+        and the data files a commit replaced stay on disk for every snapshot that reads them.
       - parquet: nothing beyond the data; tideline drops its own old generations and compacts
         tl_state as it goes.
 
     maintain_tables takes the run lock (one run at a time: it never overlaps a dbt run of the
     same target schema), then, for every Delta table of the schema, compacts small files
     (`optimize`) and deletes the files no version of the last `retain_hours` hours reads
-    (`vacuum`). tideline reads only the current version of a table, so its state stays
+    (`vacuum`); for every Iceberg table of the schema's namespace of the Iceberg catalog,
+    rewrites small files (`rewrite_data_files`) and expires the snapshots older than
+    `retain_hours` (`expire_snapshots`, which deletes the files only they read). tideline reads only the current version of a table, so its state stays
     consistent: tl_state's file count (its compaction trigger) only goes down. Each format's
-    operation is a dispatched macro (maintain_table_delta, maintain_table_parquet). -#}
+    operation is a dispatched macro (maintain_table_delta, maintain_table_iceberg, maintain_table_parquet). -#}
 {% macro maintain_tables(retain_hours=168, schema=none) %}
     {%- if not execute -%}{{ return('') }}{%- endif -%}
     {%- set schema = schema or target.schema -%}
@@ -25,6 +29,7 @@
     {%- endif -%}
     {%- do tideline.take_run_lock() -%}
     {%- set strategies = {'delta': adapter.dispatch('maintain_table_delta', 'tideline'),
+                           'iceberg': adapter.dispatch('maintain_table_iceberg', 'tideline'),
                            'parquet': adapter.dispatch('maintain_table_parquet', 'tideline')} -%}
     {%- set done = [] -%}
     {%- for table in tideline.schema_tables(schema) -%}
@@ -36,7 +41,8 @@
 {% endmacro %}
 
 {#- The tables of `schema` (not its views), each with its format ('delta', or 'parquet' for
-    any other), from one `show table extended` (dbt-spark's listing, read by column name). -#}
+    any other), from one `show table extended` (dbt-spark's listing, read by column name); and
+    when the schema has Iceberg models, the tables of its Iceberg namespace (one `show tables`). -#}
 {% macro schema_tables(schema) %}
     {%- set tables = [] -%}
     {%- for row in list_relations_without_caching(api.Relation.create(schema=schema)) -%}
@@ -46,6 +52,15 @@
                                   'format': 'delta' if 'provider: delta' in information else 'parquet'}) -%}
         {%- endif -%}
     {%- endfor -%}
+    {%- if schema in tideline.iceberg_schemas() -%}
+        {% set sql %}
+            show tables in {{ tideline.iceberg_catalog() }}.{{ schema }}
+        {% endset %}
+        {%- for row in run_query(sql).rows -%}
+            {%- do tables.append({'relation': tideline.stored_relation(api.Relation.create(schema=schema, identifier=row['tableName']), 'iceberg'),
+                                  'format': 'iceberg'}) -%}
+        {%- endfor -%}
+    {%- endif -%}
     {{- return(tables) -}}
 {% endmacro %}
 
@@ -57,6 +72,23 @@
     {% endcall %}
     {% call statement('vacuum', fetch_result=false) %}
         vacuum {{ relation }} retain {{ retain_hours }} hours
+    {% endcall %}
+{% endmacro %}
+
+{#- iceberg: Iceberg's own procedures: small files rewritten into larger ones, then the
+    snapshots older than `retain_hours` expired (the newest always kept) with the files only they
+    read. -#}
+{% macro default__maintain_table_iceberg(relation, retain_hours) %}
+    {%- set table = relation.schema.split('.')[-1] ~ '.' ~ relation.identifier -%}
+    {% call statement('rewrite_data_files', fetch_result=false) %}
+        call {{ tideline.iceberg_catalog() }}.system.rewrite_data_files(table => '{{ table }}')
+    {% endcall %}
+    {% call statement('expire_snapshots', fetch_result=false) %}
+        call {{ tideline.iceberg_catalog() }}.system.expire_snapshots(
+            table => '{{ table }}',
+            older_than => current_timestamp() - make_interval(0, 0, 0, 0, {{ retain_hours }}),
+            retain_last => 1
+        )
     {% endcall %}
 {% endmacro %}
 

@@ -2,7 +2,8 @@
 {% macro delete_dates(relation, column, dates, format) %}
     {%- if dates | length == 0 -%}{{ return(none) }}{%- endif -%}
     {%- set strategy = {'parquet': adapter.dispatch('delete_dates_parquet', 'tideline'),
-                         'delta': adapter.dispatch('delete_dates_delta', 'tideline')}[format] -%}
+                         'delta': adapter.dispatch('delete_dates_delta', 'tideline'),
+                         'iceberg': adapter.dispatch('delete_dates_iceberg', 'tideline')}[format] -%}
     {%- do strategy(relation, column, dates) -%}
 {% endmacro %}
 
@@ -22,4 +23,9 @@
         delete from {{ relation }}
         where {{ column }} in {{ tideline.date_list(dates) }}
     {% endcall %}
+{% endmacro %}
+
+{#- iceberg: the same delete as delta (a delete of whole partitions drops their files). -#}
+{% macro default__delete_dates_iceberg(relation, column, dates) %}
+    {%- do tideline.default__delete_dates_delta(relation, column, dates) -%}
 {% endmacro %}

@@ -25,8 +25,20 @@
     files rewrites the partition into one file in another folder, then points the partition
     there (compact_state). Readers see the old folder or the new one, never both. -#}
 
+{#- The schema's state table tl_state (in the Iceberg catalog when tideline__state_file_format
+    is iceberg, see storage.sql), or another table or view of the schema by `name`. -#}
 {% macro state_table(name='tl_state') %}
+    {%- if name == 'tl_state' and tideline.state_file_format() == 'iceberg' -%}
+        {{- return(tideline.iceberg_catalog() ~ '.' ~ target.schema ~ '.' ~ name) -}}
+    {%- endif -%}
     {{- return(target.schema ~ '.' ~ name) -}}
+{% endmacro %}
+
+{#- True when the schema's tl_state exists, from dbt's relation cache (no statement). An Iceberg
+    tl_state is not in the cache: its views, which ensure_state_tables creates with it, are. -#}
+{% macro state_table_known() %}
+    {%- set name = 'tl_incremental_manifest' if tideline.state_file_format() == 'iceberg' else 'tl_state' -%}
+    {{- return(adapter.get_relation(database=none, schema=target.schema, identifier=name) is not none) -}}
 {% endmacro %}
 
 {#- The columns of tl_state, defined once: created from here and checked against here. -#}
@@ -107,7 +119,11 @@
     {%- if not execute -%}{{ return('') }}{%- endif -%}
     {#- checks first, so that a refused run has created nothing -#}
     {%- set wanted = tideline.state_columns() | map('first') | list -%}
+    {%- do tideline.ensure_iceberg_namespaces() -%}
     {%- set relation = adapter.get_relation(database=none, schema=target.schema, identifier='tl_state') -%}
+    {%- if tideline.state_file_format() == 'iceberg' and relation is none -%}
+        {%- set relation = tideline.find_stored_table(api.Relation.create(schema=target.schema, identifier='tl_state'), 'iceberg') -%}
+    {%- endif -%}
     {%- if relation is not none -%}
         {%- set found = tideline.cached_columns(relation) -%}
         {%- if found is none -%}
@@ -223,11 +239,17 @@
     {{- return(files_after) -}}
 {% endmacro %}
 
+{#- The column of tl_state that names each row's file: Spark's file metadata for parquet and
+    delta, Iceberg's metadata column for iceberg. -#}
+{% macro state_file_column() -%}
+    {{- '_file' if tideline.state_file_format() == 'iceberg' else '_metadata.file_path' -}}
+{%- endmacro %}
+
 {#- The number of files of a model's state, as an aggregate a state query adds to its select
     list (over rows of tl_state that include the model's run rows). `file`: the file column,
-    _metadata.file_path read from tl_state itself (a subquery passes it on under a name). -#}
-{% macro state_files_sql(model_name, file='_metadata.file_path') -%}
-    size(collect_set(case when model = '{{ model_name }}' then {{ file }} end))
+    state_file_column() read from tl_state itself (a subquery passes it on under a name). -#}
+{% macro state_files_sql(model_name, file=none) -%}
+    size(collect_set(case when model = '{{ model_name }}' then {{ file or tideline.state_file_column() }} end))
 {%- endmacro %}
 
 {#- One line per model per run in dbt's log (contract 6). -#}

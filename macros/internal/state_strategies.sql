@@ -5,7 +5,8 @@
 {#- Rewrite a model's state into one file (every compact_every commits, see commit_run). -#}
 {% macro compact_state(model_name) %}
     {%- set strategy = {'parquet': adapter.dispatch('compact_state_parquet', 'tideline'),
-                         'delta': adapter.dispatch('compact_state_delta', 'tideline')}[tideline.state_file_format()] -%}
+                         'delta': adapter.dispatch('compact_state_delta', 'tideline'),
+                         'iceberg': adapter.dispatch('compact_state_iceberg', 'tideline')}[tideline.state_file_format()] -%}
     {%- do strategy(model_name) -%}
 {% endmacro %}
 
@@ -14,6 +15,18 @@
     {% call statement('compact_state', fetch_result=false) %}
         optimize {{ tideline.state_table() }}
         where model = '{{ model_name }}'
+    {% endcall %}
+{% endmacro %}
+
+{#- iceberg: Iceberg's rewrite_data_files of the model's rows, one snapshot. -#}
+{% macro default__compact_state_iceberg(model_name) %}
+    {%- set state = tideline.state_table() -%}
+    {% call statement('compact_state', fetch_result=false) %}
+        call {{ tideline.iceberg_catalog() }}.system.rewrite_data_files(
+            table => '{{ state.split('.', 1)[1] }}',
+            where => 'model = "{{ model_name }}"',
+            options => map('min-input-files', '2')
+        )
     {% endcall %}
 {% endmacro %}
 
@@ -51,7 +64,8 @@
     statement, so a rebuild that dies half-way is rerun as a first build. -#}
 {% macro forget_state(model_name) %}
     {%- set strategy = {'parquet': adapter.dispatch('forget_state_parquet', 'tideline'),
-                         'delta': adapter.dispatch('forget_state_delta', 'tideline')}[tideline.state_file_format()] -%}
+                         'delta': adapter.dispatch('forget_state_delta', 'tideline'),
+                         'iceberg': adapter.dispatch('forget_state_iceberg', 'tideline')}[tideline.state_file_format()] -%}
     {%- do strategy(model_name) -%}
 {% endmacro %}
 
@@ -62,6 +76,11 @@
         delete from {{ tideline.state_table() }}
         where model = '{{ model_name }}'
     {% endcall %}
+{% endmacro %}
+
+{#- iceberg: the same delete as delta. -#}
+{% macro default__forget_state_iceberg(model_name) %}
+    {%- do tideline.default__forget_state_delta(model_name) -%}
 {% endmacro %}
 
 {#- parquet: the model's partition overwritten with no rows. -#}

@@ -22,7 +22,8 @@
         'tideline__compact_every': 24,
         'tideline__include_current_day': true,
         'tideline__attributes_as_of': none,
-        'tideline__state_file_format': env_var('TIDELINE_FILE_FORMAT', 'parquet'),
+        'tideline__state_file_format': env_var('TIDELINE_FILE_FORMAT', 'delta'),
+        'tideline__iceberg_catalog': 'tideline_iceberg',
     }) -}}
 {% endmacro %}
 
@@ -186,6 +187,7 @@
     {%- do tideline.var_bool('tideline__include_current_day') -%}
     {%- do tideline.attributes_reference_date() -%}
     {%- do tideline.state_file_format() -%}
+    {%- do tideline.var_identifier('tideline__iceberg_catalog', 'a Spark catalog name') -%}
     {#- renders to nothing, so dbt sends no statement for this hook -#}
 {% endmacro %}
 

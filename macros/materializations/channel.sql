@@ -11,16 +11,16 @@
     run's, so readers see the old boundary or the new, never a mix. -#}
 {% materialization channel, adapter='spark' %}
     {%- do tideline.prepare_session(this.identifier) -%}
-    {%- do tideline.model_file_format(this.identifier) -%}
+    {%- set format = tideline.model_file_format(this.identifier) -%}
     {%- set settings = tideline.channel_settings(this.identifier) -%}
     {%- set view = this.incorporate(type='view') -%}
-    {%- set items = tideline.channel_items_relation(this) -%}
+    {%- set items = tideline.stored_relation(tideline.channel_items_relation(this), format) -%}
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
-    {%- set existing_items = adapter.get_relation(database=this.database, schema=this.schema, identifier=items.identifier) -%}
+    {%- set existing_items = tideline.find_stored_table(items, format) -%}
     {%- set rebuild = should_full_refresh() or existing_items is none -%}
 
     {#- tl_state: on-run-start creates it, but dbt leaves out a package's hooks when all of its models are disabled -#}
-    {%- if adapter.get_relation(database=none, schema=this.schema, identifier='tl_state') is none -%}{%- do tideline.ensure_state_tables() -%}{%- endif -%}
+    {%- if not tideline.state_table_known() -%}{%- do tideline.ensure_state_tables() -%}{%- endif -%}
     {{ run_hooks(pre_hooks) }}
 
     {#- state and boundary: a rebuild applies every change with no boundary, then moves it to mutable_time -#}

@@ -18,17 +18,17 @@
     drops the table first, and its steps commit one by one. -#}
 {% materialization continual_task, adapter='spark' %}
     {%- do tideline.prepare_session(this.identifier) -%}
-    {%- do tideline.model_file_format(this.identifier) -%}
+    {%- set format = tideline.model_file_format(this.identifier) -%}
     {%- set view = this.incorporate(type='view') -%}
     {%- set settings = tideline.continual_task_settings(this.identifier, sql, view) -%}
-    {%- set data = tideline.task_data_relation(this) -%}
+    {%- set data = tideline.stored_relation(tideline.task_data_relation(this), format) -%}
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
-    {%- set existing_data = adapter.get_relation(database=this.database, schema=this.schema, identifier=data.identifier) -%}
+    {%- set existing_data = tideline.find_stored_table(data, format) -%}
     {%- set rebuild = should_full_refresh() or existing_data is none -%}
     {%- set new_table = existing_data is none or (rebuild and tideline.data_table_layout(existing_data) != tideline.task_layout(settings)) -%}
 
     {#- tl_state: on-run-start creates it, but dbt leaves out a package's hooks when all of its models are disabled -#}
-    {%- if adapter.get_relation(database=none, schema=this.schema, identifier='tl_state') is none -%}{%- do tideline.ensure_state_tables() -%}{%- endif -%}
+    {%- if not tideline.state_table_known() -%}{%- do tideline.ensure_state_tables() -%}{%- endif -%}
     {{ run_hooks(pre_hooks) }}
     {%- set state = tideline.task_state(settings) -%}
     {%- do tideline.refuse_now_before_watermark(settings.name, state.frontier if not rebuild else none) -%}

@@ -17,19 +17,19 @@
     before its commit leaves nothing anyone reads, and the rerun does the same work again. -#}
 {% materialization derivation, adapter='spark' %}
     {%- do tideline.prepare_session(this.identifier) -%}
-    {%- do tideline.model_file_format(this.identifier) -%}
+    {%- set format = tideline.model_file_format(this.identifier) -%}
     {%- set settings = tideline.derivation_settings(this.identifier, sql) -%}
     {%- set view = this.incorporate(type='view') -%}
-    {%- set data = tideline.data_relation(this) -%}
+    {%- set data = tideline.stored_relation(tideline.data_relation(this), format) -%}
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
-    {%- set existing_data = adapter.get_relation(database=this.database, schema=this.schema, identifier=data.identifier) -%}
+    {%- set existing_data = tideline.find_stored_table(data, format) -%}
     {%- set rebuild = should_full_refresh() or existing_data is none -%}
     {%- if not rebuild -%}{%- do tideline.refuse_changed_layout(settings, existing_data) -%}{%- endif -%}
     {#- an incremental run has the same layout (refused otherwise): only a rebuild compares -#}
     {%- set new_table = existing_data is none or (rebuild and tideline.data_table_layout(existing_data) != tideline.derivation_layout(settings)) -%}
 
     {#- tl_state: on-run-start creates it, but dbt leaves out a package's hooks when all of its models are disabled -#}
-    {%- if adapter.get_relation(database=none, schema=this.schema, identifier='tl_state') is none -%}{%- do tideline.ensure_state_tables() -%}{%- endif -%}
+    {%- if not tideline.state_table_known() -%}{%- do tideline.ensure_state_tables() -%}{%- endif -%}
     {{ run_hooks(pre_hooks) }}
     {%- set state = tideline.derivation_state(settings, rebuild) -%}
     {%- if new_table -%}{%- do state.update({'generation': 0}) -%}{%- endif -%}

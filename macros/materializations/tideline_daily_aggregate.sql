@@ -3,11 +3,12 @@
 {% materialization tideline_daily_aggregate, adapter='spark' %}
     {%- do tideline.prepare_session(this.identifier) -%}
     {%- set date_column = config.get('date_column', 'event_date') -%}
-    {%- set target_relation = this.incorporate(type='table') -%}
-    {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
+    {%- set format = tideline.model_file_format(this.identifier) -%}
+    {%- set storage = tideline.table_model_storage(this, format, should_full_refresh()) -%}
 
     {{ run_hooks(pre_hooks) }}
-    {%- set result = tideline.build_daily_aggregate(target_relation, sql, date_column, existing, should_full_refresh()) -%}
+    {%- set result = tideline.build_daily_aggregate(storage.table, sql, date_column, storage.existing, should_full_refresh()) -%}
+    {%- set target_relation = tideline.expose_stored_table(this, storage.table, format) -%}
     {%- do tideline.store_main('tideline: ' ~ (result.rows_written if result else 0) ~ ' rows written') -%}
     {{ run_hooks(post_hooks) }}
 

@@ -5,12 +5,12 @@
     table first, and a failing select then leaves none. Config: partition_by (optional). -#}
 {% materialization tideline_table, adapter='spark' %}
     {%- do tideline.prepare_session(this.identifier) -%}
-    {%- set target_relation = this.incorporate(type='table') -%}
-    {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
+    {%- set format = tideline.model_file_format(this.identifier) -%}
+    {%- set storage = tideline.table_model_storage(this, format, true) -%}
 
     {{ run_hooks(pre_hooks) }}
-    {%- set format = tideline.model_file_format(this.identifier) -%}
-    {%- do tideline.replace_table(target_relation, sql, config.get('partition_by'), existing, format) -%}
+    {%- do tideline.replace_table(storage.table, sql, config.get('partition_by'), storage.existing, format) -%}
+    {%- set target_relation = tideline.expose_stored_table(this, storage.table, format) -%}
     {%- do tideline.store_main('tideline: built') -%}
     {{ run_hooks(post_hooks) }}
 

@@ -98,14 +98,19 @@
 {#- The version table `<model>__tl_v<N>` a model's view selects from (none for another view). -#}
 {% macro _view_version_table(view) %}
     {%- for row in tideline.query_rows('describe table extended ' ~ view) if row[0] == 'View Text' -%}
-        {%- set found = modules.re.search('`?' ~ view.identifier ~ '__tl_v([0-9]+)`?\\s*$', row[1] | trim) -%}
-        {%- if found -%}{{ return(tideline._version_table(view, found.group(1) | int)) }}{%- endif -%}
+        {%- set text = row[1] | trim -%}
+        {%- set found = modules.re.search('`?' ~ view.identifier ~ '__tl_v([0-9]+)`?\\s*$', text) -%}
+        {%- set in_iceberg = (tideline.iceberg_catalog() ~ '.') in text -%}
+        {%- if found -%}{{ return(tideline._version_table(view, found.group(1) | int, 'iceberg' if in_iceberg else 'parquet')) }}{%- endif -%}
     {%- endfor -%}
     {{- return(none) -}}
 {% endmacro %}
 
-{% macro _version_table(relation, version) %}
-    {{- return(relation.incorporate(path={'identifier': relation.identifier ~ '__tl_v' ~ version}, type='table')) -}}
+{#- The version table N of a model: stored as the model's file format makes it (storage.sql),
+    or `format` (that of a version table a view already selects from). -#}
+{% macro _version_table(relation, version, format=none) %}
+    {%- set table = relation.incorporate(path={'identifier': relation.identifier ~ '__tl_v' ~ version}, type='table') -%}
+    {{- return(tideline.stored_relation(table, format or tideline.model_file_format(model.name))) -}}
 {% endmacro %}
 
 {% macro _properties_sql(props) %}
@@ -240,7 +245,7 @@
     {%- if not window.prime -%}
         {#- rows are appended in place: the stored version table must be in the configured format -#}
         {%- set holder = tideline._rows_table(existing) -%}
-        {%- set cached = adapter.get_relation(database=none, schema=holder.schema, identifier=holder.identifier) if holder is not none else none -%}
+        {%- set cached = holder if holder is none or holder.is_iceberg else adapter.get_relation(database=none, schema=holder.schema, identifier=holder.identifier) -%}
         {%- do tideline.refuse_other_file_format(model.name, cached, tideline.model_file_format(model.name)) -%}
     {%- endif -%}
     {%- set now = tideline.now() -%}
