@@ -10,12 +10,32 @@ Tests that must also pass on the cluster carry the marker `both_targets`.
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
 from harness import Project
 
 TARGET = os.environ.get("TIDELINE_TARGET", "local")
+
+
+FORMAT_IN_ID = re.compile(r"[\[-](parquet|delta|iceberg)[\]-]")
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """Two pytest processes (make test-local): a module's tests stay in one process, as with
+    `--dist loadscope` (its module-scoped schemas are built once), except that each table format
+    of a module marked `formats` is a unit of its own (its schemas are its own anyway), so the
+    long multi-format modules spread over both processes."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModuleAndFormatScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            found = FORMAT_IN_ID.search(nodeid)
+            return f"{module}[{found[1]}]" if found else module
+
+    return ModuleAndFormatScheduling(config, log)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -39,10 +59,14 @@ def runner(tmp_path_factory):
 
 def pytest_generate_tests(metafunc):
     """A module or test marked `formats("parquet", "delta")` runs once per table format, each
-    with schemas of its own; the others run in TIDELINE_FILE_FORMAT's (default parquet)."""
+    with schemas of its own; the others run in TIDELINE_FILE_FORMAT's (default parquet). On the
+    cluster target Iceberg is left out (the Thrift server has the catalog; the cluster tests
+    cover Delta and parquet, which keeps `make test-cluster` at its length)."""
     if "file_format" in metafunc.fixturenames:
         marker = metafunc.definition.get_closest_marker("formats")
         formats = marker.args if marker else (os.environ.get("TIDELINE_FILE_FORMAT", "parquet"),)
+        if TARGET == "cluster":
+            formats = tuple(f for f in formats if f != "iceberg")
         metafunc.parametrize("file_format", formats, scope="module")
 
 

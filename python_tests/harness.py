@@ -9,6 +9,7 @@ expected rows.
 from __future__ import annotations
 
 import datetime as dt
+import fcntl
 import os
 import re
 from collections import Counter
@@ -119,15 +120,33 @@ class Project:
         """This project's own dbt target folder. dbt parses the whole project again (about 1 s)
         when the profile changed since the folder's last parse, and the profile's schema is
         the project's: with one folder for all, two projects taking turns would each parse
-        everything on every run."""
-        return Path(project_dir or PROJECT_DIR) / "target" / "tests" / self.name
+        everything on every run. Each pytest process (xdist worker) has folders of its own."""
+        return Path(project_dir or PROJECT_DIR) / "target" / "tests" / os.environ.get("PYTEST_XDIST_WORKER", "main") / self.name
 
     def dbt(self, *args: str, vars: dict[str, Any] | None = None, expect_success: bool = True,
-            project_dir=None, on_event=None, profiles_dir=None) -> DbtResult:
+            project_dir=None, on_event=None, profiles_dir=None) -> DbtResult | None:
         """dbt <args> with the module's vars. A well-formed `tideline__now` goes to dbt as the
         environment variable TIDELINE_NOW, as a scheduler replaying a logical date passes it:
         dbt parses the whole project again whenever --vars change, and only the clock changes
-        from run to run (a malformed one stays a var, for the tests of its refusal)."""
+        from run to run (a malformed one stays a var, for the tests of its refusal).
+
+        `dbt deps` of a project whose package link is in place already does nothing and returns
+        None: two pytest processes may use one example project at once, and dbt deps replaces
+        the link (a run of the other process would find no package for a moment)."""
+        if args[:1] == ("deps",):
+            folder = Path(project_dir or PROJECT_DIR)
+            (folder / "target").mkdir(exist_ok=True)
+            with open(folder / "target" / ".tideline-deps.lock", "a") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                if (folder / "dbt_packages" / "tideline").resolve() == Path(PROJECT_DIR).resolve():
+                    return None
+                return self._dbt(*args, vars=vars, expect_success=expect_success, project_dir=project_dir,
+                                 on_event=on_event, profiles_dir=profiles_dir)
+        return self._dbt(*args, vars=vars, expect_success=expect_success, project_dir=project_dir,
+                         on_event=on_event, profiles_dir=profiles_dir)
+
+    def _dbt(self, *args: str, vars: dict[str, Any] | None = None, expect_success: bool = True,
+             project_dir=None, on_event=None, profiles_dir=None) -> DbtResult:
         os.environ["TIDELINE_SCHEMA"] = self.schema
         os.environ["TIDELINE_FILE_FORMAT"] = self.file_format
         if args and args[0] in PARSING_COMMANDS and "--target-path" not in args:
@@ -155,10 +174,11 @@ class Project:
     def table_format(self, name: str) -> str:
         """The format of a model's table (its provider: parquet, delta, iceberg): the table of the
         schema, else the Iceberg catalog's table of the same name (whose view the schema holds)."""
-        found = [r for r in self.rows(f"show tables in {self.schema} like '{name}'") if r[1] == name]
         relation = self.relation(name)
-        if not found or self.is_view(relation):
-            relation = f"{ICEBERG_CATALOG}.{self.schema}.{name}"
+        if "." not in name:
+            found = [r for r in self.rows(f"show tables in {self.schema} like '{name}'") if r[1] == name]
+            if not found or self.is_view(relation):
+                relation = f"{ICEBERG_CATALOG}.{self.schema}.{name}"
         rows = self.rows(f"describe table extended {relation}")
         return next(r[1] for r in rows if r[0] == "Provider").lower()
 

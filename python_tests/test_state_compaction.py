@@ -29,14 +29,16 @@ RUN_TIMES = [dt.datetime(2025, 6, 1, 6) + dt.timedelta(hours=9 * i) for i in ran
 # every second commit after its first, runs 3, 5 and 7 (the commit that makes 3 files); a fault
 # on a run where that model does not compact is never reached, and the run just succeeds.
 # On parquet a compaction is two steps (copy, then point the partition at the copy): the fault
-# falls between them; on Delta it is one `optimize`: the fault falls right after it.
+# falls between them; on Delta it is one `optimize` (on Iceberg one `rewrite_data_files`): the
+# fault falls right after it.
 FAULTS = [None, None, "tl_filtered_events:{step}", None, "daily_user_activity:{step}", None, None]
-COMPACTION_STEP = {"parquet": "state_copied", "delta": "state_compacted"}
+COMPACTION_STEP = {"parquet": "state_copied", "delta": "state_compacted", "iceberg": "state_compacted"}
 STATE_VIEWS = ["tl_incremental_manifest", "tl_daily_aggregation_manifest", "tl_days_to_process", "tl_filtered_events_log"]
 
 
 def state_files(project: Project) -> dict[str, int]:
-    return dict(project.rows(f"select model, count(distinct _metadata.file_path) from {project.fresh('tl_state')} group by model"))
+    file = "_file" if project.file_format == "iceberg" else "_metadata.file_path"   # tideline's state_file_column()
+    return dict(project.rows(f"select model, count(distinct {file}) from {project.fresh('tl_state')} group by model"))
 
 
 def readers_view(project: Project) -> dict[str, list[dict]]:

@@ -9,7 +9,7 @@ import datetime as dt
 
 import pytest
 
-from harness import assert_rows_equal, data_rows
+from harness import ICEBERG_CATALOG, assert_rows_equal, data_rows
 from tideline_tools.generator import EventWorld
 
 pytestmark = pytest.mark.local_only
@@ -22,7 +22,7 @@ SELECT = ["tl_filtered_events", "daily_user_activity"]
 def everything(project) -> dict[str, list[dict]]:
     """Every table and view of the project's schema, whole (the run lock excepted)."""
     names = sorted(r[1] for r in project.rows(f"show tables in {project.schema}") if r[1] != "tl_run_lock" and not r[2])
-    return {name: project.table(name) for name in names}
+    return {name: project.table(f"{project.schema}.{name}") for name in names}
 
 
 def assert_unchanged(project, before) -> None:
@@ -91,6 +91,36 @@ def test_a_table_in_another_format_is_refused_until_a_full_refresh_converts_it(p
     assert converted["daily_user_activity"]
 
 
+
+def test_a_parquet_pipeline_is_refused_as_iceberg_until_a_full_refresh_converts_it(project, built):
+    """Iceberg tables live in their own catalog: a parquet pipeline whose file_format became
+    iceberg is refused (nothing changes), `--full-refresh` converts it (the parquet tables go,
+    the models' views read the Iceberg tables), and the next incremental run equals a rebuild."""
+    next_vars, before = built
+    project.file_format = "iceberg"
+    state_vars = {**next_vars, "tideline__state_file_format": "parquet"}
+    result = project.dbt("run", "--select", *SELECT, expect_success=False, vars=state_vars)
+    assert not result.success
+    message = "\n".join(result.messages)
+    assert (f"tideline: model tl_filtered_events: table {project.schema}.tl_filtered_events__tl_rows is parquet, the model's"
+            " file_format is iceberg; nothing was written. Convert it with dbt run --full-refresh --select tl_filtered_events") in message, message
+    assert_unchanged(project, before)
+
+    project.dbt("run", "--full-refresh", "--select", *SELECT, vars=state_vars)
+    project.assert_formats(["tl_filtered_events__tl_rows", "daily_user_activity"])
+    tables = {r[1] for r in project.rows(f"show tables in {project.schema}")}
+    assert "tl_filtered_events__tl_rows" not in tables, "the converted parquet table is dropped"
+    assert project.is_view(f"{project.schema}.daily_user_activity")
+    now = dt.datetime.fromisoformat(next_vars["tideline__now"]) + dt.timedelta(hours=12)
+    project.load(WORLD, until=now, cadence_seconds=3600)
+    project.dbt("run", "--select", *SELECT, vars={**state_vars, "tideline__now": str(now)})
+    incremental = {name: data_rows(project.table(name)) for name in SELECT}
+    project.file_format = "parquet"
+    project.dbt("run", "--full-refresh", "--select", *SELECT, vars={**state_vars, "tideline__now": str(now)})
+    for name in SELECT:
+        assert_rows_equal(incremental[name], data_rows(project.table(name)), label=f"{name}: iceberg incremental against a parquet rebuild")
+    assert incremental["daily_user_activity"]
+
 def delta_history(project, table: str) -> list[str]:
     """The operations of a Delta table's commits, oldest first."""
     sql = f"describe history {project.schema}.{table}"
@@ -126,6 +156,62 @@ def test_maintenance_compacts_and_vacuums_every_delta_table_and_changes_no_row(p
         added = delta_history(project, name)[len(histories[name]):]
         assert "VACUUM END" in added, f"{name}: no vacuum in its history after maintenance: {added}"
         assert set(added) <= {"OPTIMIZE", "VACUUM START", "VACUUM END"}, f"{name}: {added}"
+    assert_unchanged(project, before)
+
+    now = t + dt.timedelta(days=2)
+    project.load(WORLD, until=now, cadence_seconds=3600)
+    project.dbt("run", "--select", *SELECT, vars={**state_vars, "tideline__now": str(now)})
+    incremental = {name: data_rows(project.table(name)) for name in SELECT}
+    project.dbt("run", "--full-refresh", "--select", *SELECT, vars={**state_vars, "tideline__now": str(now)})
+    for name in SELECT:
+        assert_rows_equal(incremental[name], data_rows(project.table(name)), label=f"{name}: after maintenance, against a rebuild")
+
+
+def iceberg_snapshots(project, table: str) -> list[str]:
+    """The operations of an Iceberg table's snapshots, oldest first."""
+    rows = project.rows(f"select operation from {ICEBERG_CATALOG}.{project.schema}.{table}.snapshots order by committed_at")
+    return [r[0] for r in rows]
+
+
+def iceberg_files(project, table: str) -> int:
+    """The data files of an Iceberg table's current snapshot."""
+    return project.rows(f"select count(*) from {ICEBERG_CATALOG}.{project.schema}.{table}.files")[0][0]
+
+
+def test_maintenance_rewrites_small_files_of_every_iceberg_table_and_changes_no_row(project):
+    """tideline.maintain_tables on an Iceberg pipeline of two runs (its tables and tl_state in the
+    Iceberg catalog): a retention under 7 days is refused by name with no snapshot added; then
+    small files are rewritten (tl_state, two commits per model, goes to one file per model), no
+    row of any table or view changes, and the next run equals a rebuild."""
+    project.reset()
+    project.file_format = "iceberg"
+    t = dt.datetime(2025, 5, 2, 6)
+    state_vars = {**VARS, "tideline__state_file_format": "iceberg"}
+    for now in (t, t + dt.timedelta(days=1)):
+        project.load(WORLD, until=now, cadence_seconds=3600)
+        project.dbt("run", "--select", *SELECT, vars={**state_vars, "tideline__now": str(now)})
+    tables = ["tl_filtered_events__tl_rows", "daily_user_activity", "tl_state"]
+    project.assert_formats(tables)
+    before, snapshots = everything(project), {name: iceberg_snapshots(project, name) for name in tables}
+    state_files = iceberg_files(project, "tl_state")
+    assert state_files >= 4, state_files
+    for name in tables:   # old metadata files do not pile up (format_table_properties)
+        properties = dict(project.rows(f"show tblproperties {ICEBERG_CATALOG}.{project.schema}.{name}"))
+        assert properties.get("write.metadata.delete-after-commit.enabled") == "true", (name, properties)
+
+    refused = project.dbt("run-operation", "tideline.maintain_tables", "--args", "{retain_hours: 24}", expect_success=False, vars=state_vars)
+    assert not refused.success
+    assert ("tideline: maintain_tables: retain_hours = 24 is invalid; accepted: a number of hours >= 168"
+            in "\n".join(refused.messages)), refused.messages
+    assert {name: iceberg_snapshots(project, name) for name in tables} == snapshots
+    assert_unchanged(project, before)
+
+    project.dbt("run-operation", "tideline.maintain_tables", vars=state_vars)
+    for name in tables:
+        added = iceberg_snapshots(project, name)[len(snapshots[name]):]
+        assert set(added) <= {"replace"}, f"{name}: {added}"
+    assert iceberg_snapshots(project, "tl_state")[len(snapshots["tl_state"]):] == ["replace"]
+    assert iceberg_files(project, "tl_state") == 2, "one file per model after the rewrite"
     assert_unchanged(project, before)
 
     now = t + dt.timedelta(days=2)

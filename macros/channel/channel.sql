@@ -179,6 +179,7 @@
         )
         using {{ tideline.model_file_format(settings.name) }}
         partitioned by (item_date)
+        {{ tideline.table_properties_sql(tideline.model_file_format(settings.name)) }}
     {% endcall %}
 {% endmacro %}
 

@@ -48,7 +48,7 @@
     into each side so that it prunes the item_date partitions). -#}
 {% macro _epoch_sql(channel, epoch, where='true') %}
     {%- set name = tideline._epoch_name(channel, epoch) -%}
-    {%- set items = tideline.channel_items_relation(channel) -%}
+    {%- set items = tideline.stored_relation(tideline.channel_items_relation(channel), tideline.node_file_format(channel.identifier)) -%}
     {%- set columns = (adapter.get_columns_in_relation(channel) | map(attribute='name') | map('lower') | list) if execute else [] -%}
     {%- set listed = columns | join(', ') if columns else '*' -%}
     {%- set boundary -%}

@@ -205,5 +205,6 @@
         create table {{ data }} ({{ tideline.task_layout(settings) | join(', ') }})
         using {{ tideline.model_file_format(settings.name) }}
         partitioned by (tl_gen)
+        {{ tideline.table_properties_sql(tideline.model_file_format(settings.name)) }}
     {% endcall %}
 {% endmacro %}

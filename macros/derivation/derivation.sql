@@ -551,6 +551,7 @@
     {%- for c in tideline.derivation_data_columns(settings) -%}{%- do defs.append(c[0] ~ ' ' ~ c[1]) -%}{%- endfor -%}
     {% call statement('create_data', fetch_result=false) %}
         create table {{ data }} ({{ defs | join(', ') }}) using {{ tideline.model_file_format(settings.name) }} partitioned by (tl_part, tl_gen)
+        {{ tideline.table_properties_sql(tideline.model_file_format(settings.name)) }}
     {% endcall %}
 {% endmacro %}
 

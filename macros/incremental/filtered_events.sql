@@ -67,30 +67,6 @@
     ) as events_this_run
 {%- endmacro %}
 
-{#- The markers of events_this_run(). -#}
-{% macro _run_window_markers() %}
-    {{- return(['/* tideline: the window and the copies loaded before it */ true', '/* tideline: in the window */ true']) -}}
-{% endmacro %}
-
-{#- `sql` with the markers of events_this_run() replaced by this run's window (`upper_sql` a
-    timestamp literal, or the limits' scalar subquery inside the decide query): the window's
-    rows and the rows loaded before it within the dedupe lookback, in one partition range. -#}
-{% macro with_run_window(sql, lower, upper_sql, upper_date) %}
-    {%- set lookback = tideline.var_int('tideline__dedupe_lookback_days', 0) -%}
-    {%- set copies -%}
-        load_date between date_sub(date'{{ lower[1] }}', {{ lookback }}) and date'{{ upper_date }}'
-        and (
-            ({{ tideline.in_run_window(lower, upper_sql, upper_date) }})
-            or (load_date <= date'{{ lower[1] }}' and load_tstamp <= {{ lower[0] }})
-        )
-    {%- endset -%}
-    {%- set in_window -%}
-        load_tstamp > {{ lower[0] }}
-    {%- endset -%}
-    {%- set markers = tideline._run_window_markers() -%}
-    {{- return(sql | replace(markers[0], copies) | replace(markers[1], in_window)) -}}
-{% endmacro %}
-
 {#- The model's rows for this run, with the commit columns. -#}
 {% macro _filtered_events_for_window(model_sql, lower, upper_sql, upper_date) %}
     {% set select_sql %}
@@ -98,106 +74,6 @@
         from ({{ tideline.with_run_window(model_sql, lower, upper_sql, upper_date) }}) as filtered
     {% endset %}
     {{- return(select_sql) -}}
-{% endmacro %}
-
-{#- The CTEs that read one run window of the source, shared by the decide query of
-    tl_filtered_events and that of a daily aggregate over source_events():
-      limits        the run limits (limits_sql) and the load checks;
-      copies_by_id  one row per event_id of the window's copies and those loaded before it
-                    (within the dedupe lookback, as events_this_run() reads them): its first
-                    copy in first_copy_order() (min of a struct that starts with first_copy_columns():
-                    the copy events_this_run() ranks first), and how many of its copies, and
-                    the newest, the window holds;
-      window_events what the run counts of each event_id, in the columns the decide queries
-                    sum (window_event_columns): the event's date and 1 in new_rows when the
-                    window keeps it (a first copy of the window, usable and wanted, as
-                    source_events() keeps it), late_rows when it was loaded after its date, the
-                    first load time, and its share of the run's counts (window_totals_sql). One
-                    row of nulls more, so that the totals exist for an empty window too.
-    The decide queries aggregate window_events once, by event date and in total (grouping sets):
-    one grouping of the window by event_id and one aggregation serve the dates and the counts,
-    where ranking the copies and counting dates and totals apart made twice the Spark jobs. -#}
-{% macro run_window_ctes(lower) %}
-    {%- set upper_sql = tideline.window_upper_sql(lower) -%}
-    {%- set order = tideline.first_copy_columns() -%}
-    {%- set others = tideline.required_source_columns().keys() | reject('in', order + ['event_id']) | list -%}
-        limits as (
-            {{ tideline.limits_sql(lower) }}
-        ),
-
-        copies_by_id as (
-            select
-                event_id,
-                min(struct({{ (order + others) | join(', ') }})) as first_copy,
-                count_if(load_tstamp > {{ lower[0] }}) as window_copies,
-                max(case when load_tstamp > {{ lower[0] }} then load_tstamp end) as newest_load
-            from {{ source('tideline', 'events') }}
-            where {{ tideline.with_run_window(tideline._run_window_markers()[0], lower, upper_sql, tideline.now()[:10]) }}
-            group by event_id
-        ),
-
-        window_events as (
-            select
-                case when kept then to_date(derived_tstamp) end as event_date,
-                case when kept then 1 else 0 end as new_rows,
-                case when kept and load_date > to_date(derived_tstamp) then 1 else 0 end as late_rows,
-                case when kept then load_tstamp end as first_load,
-                window_copies as rows_read,
-                case when event_id is null then window_copies else 0 end as rows_without_id,
-                newest_load,
-                case when first_in_window then 1 else 0 end as events,
-                case when first_in_window and derived_tstamp is null then 1 else 0 end as without_time
-            from (
-                select
-                    *,
-                    first_in_window
-                        and {{ tideline.usable_event_predicate() }}
-                        and {{ tideline.filtered_events_predicate() }} as kept
-                from (
-                    select
-                        event_id, window_copies, newest_load, first_copy.*,
-                        event_id is not null and first_copy.load_tstamp > {{ lower[0] }} as first_in_window
-                    from copies_by_id
-                ) as first_copies
-            ) as judged
-            union all
-            select {% for c in tideline.window_event_columns() %}null as {{ c }}{{ ', ' if not loop.last }}{% endfor %}
-        )
-{%- endmacro %}
-
-{#- The columns of window_events, in order. -#}
-{% macro window_event_columns() %}
-    {{- return(['event_date', 'new_rows', 'late_rows', 'first_load', 'rows_read', 'rows_without_id',
-                'newest_load', 'events', 'without_time']) -}}
-{% endmacro %}
-
-{#- The run's counts, aggregated over window_events rows (the total row of a decide query). -#}
-{% macro window_totals_sql() %}
-    coalesce(sum(rows_read), 0) as rows_read,
-    coalesce(sum(rows_without_id), 0) as rows_without_id,
-    max(newest_load) as newest_load,
-    coalesce(sum(events), 0) as events,
-    coalesce(sum(without_time), 0) as without_time
-{%- endmacro %}
-
-{#- The run's facts as the decide queries select them, from limits and the window totals
-    (window_totals_sql) of their total row, in the order window_facts() reads them. -#}
-{% macro window_columns_sql() %}
-    cast(limits.lower_limit as string) as lower_limit, cast(limits.upper_limit as string) as upper_limit,
-    rows_read, rows_without_id, cast(newest_load as string) as newest_load,
-    events, without_time, limits.rows_without_load_time,
-    limits.rows_loaded_after_now, limits.rows_in_other_load_date
-{%- endmacro %}
-
-{#- The run's facts from the columns window_columns_sql selects, starting at row[i]. -#}
-{% macro window_facts(row, i) %}
-    {%- set rows_read, without_id, events, without_time = row[i + 2] | int, row[i + 3] | int, row[i + 5] | int, row[i + 6] | int -%}
-    {{- return({
-        'lower': row[i], 'upper': row[i + 1], 'watermark': row[i + 4] or row[i],
-        'rows_read': rows_read, 'rows_rejected': without_id + without_time,
-        'duplicates_dropped': rows_read - events - without_id,
-        'rows_without_load_time': row[i + 7] | int, 'rows_loaded_after_now': row[i + 8] | int,
-        'rows_in_other_load_date': row[i + 9] | int}) -}}
 {% endmacro %}
 
 {#- Step 2: the run limits and the run's counts, in one query: one aggregation of the window's
@@ -243,7 +119,7 @@
     {%- do tideline.compact_every_setting(model_name) -%}
     {%- set format = tideline.model_file_format(model_name) -%}
     {%- set rows_relation = tideline.stored_relation(relation.incorporate(path={'identifier': model_name ~ '__tl_rows'}), format) -%}
-    {%- set existing = tideline.find_stored_table(rows_relation, format) -%}
+    {%- set existing = tideline.find_stored_table(rows_relation, format, full_refresh) -%}
 
     {#- 1. state -#}
     {%- set first_run = full_refresh or existing is none -%}
@@ -267,6 +143,7 @@
             {%- do tideline.replace_table(rows_relation, select_sql, 'event_date', none, format) -%}
         {%- endif -%}
         {%- do tideline._create_committed_rows_view(relation, rows_relation, existing is none) -%}
+        {%- do tideline.drop_converted_table(rows_relation, format) -%}
         {%- do tideline.log_run(model_name, none if first_run else run.lower, run.upper, 0, 0, 0,
             rows_without_load_time=run.rows_without_load_time) -%}
         {%- do tideline.warn_unreadable_rows(run) -%}
@@ -299,6 +176,7 @@
         'duplicates_dropped': run.duplicates_dropped, 'rows_rejected': run.rows_rejected,
         'days_processed': run.dates | length, 'late_rows_skipped': 0,
         'rows_without_load_time': run.rows_without_load_time}, date_rows, replace=first_run, files=state_files) -%}
+    {%- if first_run -%}{%- do tideline.drop_converted_table(rows_relation, format) -%}{%- endif -%}
     {%- do tideline.warn_unreadable_rows(run) -%}
     {%- do tideline.log_run(model_name, none if first_run else run.lower, run.upper, run.rows_read, run.rows_written,
         run.dates | length, duplicates_dropped=run.duplicates_dropped, rows_rejected=run.rows_rejected,
@@ -309,7 +187,7 @@
 {#- The model's view, of the committed runs' rows: created when it is missing, and replaced when the
     rows table is new (it may be in another catalog: a file_format changed). -#}
 {% macro _create_committed_rows_view(relation, rows_relation, new_table) %}
-    {%- if first_run or adapter.get_relation(database=none, schema=relation.schema, identifier=relation.identifier) is none -%}
+    {%- if new_table or adapter.get_relation(database=none, schema=relation.schema, identifier=relation.identifier) is none -%}
         {% call statement('view', fetch_result=false) %}
             create or replace view {{ relation }} as
             select * from {{ rows_relation }}

@@ -41,6 +41,7 @@
         create or replace table {{ relation }}
         using iceberg
         {%- if partition_by %} partitioned by ({{ partition_by }}){% endif %}
+        {{ tideline.table_properties_sql('iceberg') }}
         as {{ select_sql }}
     {% endcall %}
 {% endmacro %}

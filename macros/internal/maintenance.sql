@@ -75,18 +75,21 @@
     {% endcall %}
 {% endmacro %}
 
-{#- iceberg: Iceberg's own procedures: small files rewritten into larger ones, then the
+{#- iceberg: Iceberg's own procedures: small files rewritten into larger ones (any partition
+    with two or more; Iceberg's default waits for five), then the
     snapshots older than `retain_hours` expired (the newest always kept) with the files only they
     read. -#}
 {% macro default__maintain_table_iceberg(relation, retain_hours) %}
     {%- set table = relation.schema.split('.')[-1] ~ '.' ~ relation.identifier -%}
+    {#- the real clock (not tideline__now): retention is about the age of files on disk; a UTC literal whatever the session's zone -#}
+    {%- set older_than = (modules.datetime.datetime.utcnow() - modules.datetime.timedelta(hours=retain_hours)).strftime('%Y-%m-%dT%H:%M:%SZ') -%}
     {% call statement('rewrite_data_files', fetch_result=false) %}
-        call {{ tideline.iceberg_catalog() }}.system.rewrite_data_files(table => '{{ table }}')
+        call {{ tideline.iceberg_catalog() }}.system.rewrite_data_files(table => '{{ table }}', options => map('min-input-files', '2'))
     {% endcall %}
     {% call statement('expire_snapshots', fetch_result=false) %}
         call {{ tideline.iceberg_catalog() }}.system.expire_snapshots(
             table => '{{ table }}',
-            older_than => current_timestamp() - make_interval(0, 0, 0, 0, {{ retain_hours }}),
+            older_than => {{ tideline.ts(older_than) }},
             retain_last => 1
         )
     {% endcall %}

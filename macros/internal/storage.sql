@@ -30,11 +30,16 @@
 
 {#- The stored table of `relation` in `format` if it exists, else none: dbt's relation cache for
     parquet and delta (no statement); one `show tables` of the schema's Iceberg namespace for
-    iceberg (the namespace is created at run start, ensure_iceberg_namespaces). -#}
-{% macro find_stored_table(relation, format) %}
+    iceberg (the namespace is created at run start, ensure_iceberg_namespaces). For iceberg,
+    unless `full_refresh`, a parquet or Delta table of the same name in spark_catalog (the
+    model's file_format changed) is refused with the fix, as refuse_other_file_format does. -#}
+{% macro find_stored_table(relation, format, full_refresh=true) %}
     {%- set stored = tideline.stored_relation(relation, format) -%}
-    {%- if format != 'iceberg' -%}
-        {{- return(adapter.get_relation(database=none, schema=stored.schema, identifier=stored.identifier)) -}}
+    {%- set cached = adapter.get_relation(database=none, schema=tideline.unstored_schema(relation), identifier=relation.identifier) -%}
+    {%- if format != 'iceberg' -%}{{ return(cached) }}{%- endif -%}
+    {%- if cached is not none and not full_refresh -%}
+        {#- the table of a parquet or Delta model, whose file_format became iceberg -#}
+        {%- do tideline.refuse_other_file_format(model.name, cached, format) -%}
     {%- endif -%}
     {% set sql %}
         show tables in {{ stored.schema }} like '{{ stored.identifier }}'
@@ -107,4 +112,41 @@
     {%- endif -%}
     {%- set existing = found if format != 'iceberg' else tideline.find_stored_table(relation, format) -%}
     {{- return({'table': tideline.stored_relation(relation, format), 'existing': existing}) -}}
+{% endmacro %}
+
+{#- After a rebuild into an Iceberg table has committed: the parquet or Delta table of the same
+    name that it converted (the model's file_format changed) is dropped. Readers left it at the
+    commit; until then they read it. Sends nothing when there is none. -#}
+{% macro drop_converted_table(relation, format) %}
+    {%- if format != 'iceberg' -%}{{ return(none) }}{%- endif -%}
+    {%- set cached = adapter.get_relation(database=none, schema=tideline.unstored_schema(relation), identifier=relation.identifier) -%}
+    {%- if cached is not none and cached.type == 'table' -%}{%- do adapter.drop_relation(cached) -%}{%- endif -%}
+{% endmacro %}
+
+{#- The file format of another model of the project, by name (its `file_format` config; parquet,
+    dbt-spark's default, when it has none): where a model that reads it finds its tables. -#}
+{% macro node_file_format(model_name) %}
+    {%- if not execute -%}{{ return('parquet') }}{%- endif -%}
+    {%- for node in graph.nodes.values() if node.resource_type == 'model' and node.name == model_name -%}
+        {{- return((node.config.file_format or 'parquet') | lower) -}}
+    {%- endfor -%}
+    {{- return('parquet') -}}
+{% endmacro %}
+
+{#- The table properties tideline gives every table it creates in `format`, as {name: value}:
+    for iceberg, each commit deletes the table's metadata files beyond the newest 100 (Iceberg
+    keeps every one by default: an hourly model would gather 8,760 a year). -#}
+{% macro format_table_properties(format) %}
+    {%- if format != 'iceberg' -%}{{ return({}) }}{%- endif -%}
+    {{- return({'write.metadata.delete-after-commit.enabled': 'true', 'write.metadata.previous-versions-max': '100'}) -}}
+{% endmacro %}
+
+{#- format_table_properties(format) (and `extra`) as a `tblproperties (...)` clause, or nothing. -#}
+{% macro table_properties_sql(format, extra={}) %}
+    {%- set props = tideline.format_table_properties(format) -%}
+    {%- do props.update(extra) -%}
+    {%- if not props -%}{{ return('') }}{%- endif -%}
+    {%- set items = [] -%}
+    {%- for k, v in props.items() -%}{%- do items.append(tideline.string_list([k])[1:-1] ~ ' = ' ~ tideline.string_list([v | string])[1:-1]) -%}{%- endfor -%}
+    {{- return('tblproperties (' ~ items | join(', ') ~ ')') -}}
 {% endmacro %}

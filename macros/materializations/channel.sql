@@ -16,7 +16,7 @@
     {%- set view = this.incorporate(type='view') -%}
     {%- set items = tideline.stored_relation(tideline.channel_items_relation(this), format) -%}
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
-    {%- set existing_items = tideline.find_stored_table(items, format) -%}
+    {%- set existing_items = tideline.find_stored_table(items, format, should_full_refresh()) -%}
     {%- set rebuild = should_full_refresh() or existing_items is none -%}
 
     {#- tl_state: on-run-start creates it, but dbt leaves out a package's hooks when all of its models are disabled -#}
@@ -81,6 +81,7 @@
             'rows_rejected': run.missing_deletes, 'days_processed': run.change_dates | length}, files=state.state_files) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
     {%- endif -%}
+    {%- if rebuild -%}{%- do tideline.drop_converted_table(items, format) -%}{%- endif -%}
     {%- set dropped = tideline.channel_retention(settings, items) -%}
 
     {%- if run.missing_deletes > 0 -%}

@@ -23,7 +23,7 @@
     {%- set settings = tideline.continual_task_settings(this.identifier, sql, view) -%}
     {%- set data = tideline.stored_relation(tideline.task_data_relation(this), format) -%}
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
-    {%- set existing_data = tideline.find_stored_table(data, format) -%}
+    {%- set existing_data = tideline.find_stored_table(data, format, should_full_refresh()) -%}
     {%- set rebuild = should_full_refresh() or existing_data is none -%}
     {%- set new_table = existing_data is none or (rebuild and tideline.data_table_layout(existing_data) != tideline.task_layout(settings)) -%}
 
@@ -51,6 +51,7 @@
     {%- else -%}
         {%- do tideline.run_task_steps(settings, data, state, frontier, steps, rebuild) -%}
     {%- endif -%}
+    {%- if rebuild -%}{%- do tideline.drop_converted_table(data, format) -%}{%- endif -%}
     {{ log("tideline " ~ settings.name ~ ": " ~ steps | length ~ " steps up to " ~ frontier.frontier
         ~ (" (after " ~ state.frontier ~ ")" if state.frontier and not rebuild else " (first run)" if not state.creation else " (replayed from " ~ state.creation ~ ")")
         ~ ", " ~ frontier.documents.values() | sum ~ " input rows", info=true) }}

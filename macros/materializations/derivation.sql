@@ -22,7 +22,7 @@
     {%- set view = this.incorporate(type='view') -%}
     {%- set data = tideline.stored_relation(tideline.data_relation(this), format) -%}
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
-    {%- set existing_data = tideline.find_stored_table(data, format) -%}
+    {%- set existing_data = tideline.find_stored_table(data, format, should_full_refresh()) -%}
     {%- set rebuild = should_full_refresh() or existing_data is none -%}
     {%- if not rebuild -%}{%- do tideline.refuse_changed_layout(settings, existing_data) -%}{%- endif -%}
     {#- an incremental run has the same layout (refused otherwise): only a rebuild compares -#}
@@ -64,6 +64,7 @@
             {%- do tideline.drop_old_generations(data, {'read_gen': plan.replaced_gen} if rebuild else plan, ['tl_part', ['row', 'register']]) -%}
         {%- endif -%}
     {%- endif -%}
+    {%- if rebuild -%}{%- do tideline.drop_converted_table(data, format) -%}{%- endif -%}
     {%- do tideline.log_derivation(settings, state, frontier) -%}
     {%- do tideline.store_main('tideline: ' ~ documents ~ ' documents') -%}
     {{ run_hooks(post_hooks) }}
