@@ -70,11 +70,13 @@ class Project:
     def drop_schema(self, schema: str) -> None:
         """A schema and its namespace of the Iceberg catalog, with their tables."""
         self.runner.execute(f"drop schema if exists {schema} cascade")
+        if self.runner.target != "local":   # the cluster tests write no Iceberg table (conftest)
+            return
         namespace = f"{ICEBERG_CATALOG}.{schema}"
         try:
             tables = self.rows(f"show tables in {namespace}")
         except Exception as e:   # no such namespace (or no warehouse yet)
-            if "NoSuchNamespace" not in str(e) and "SCHEMA_NOT_FOUND" not in str(e):
+            if "amespace" not in str(e) and "SCHEMA_NOT_FOUND" not in str(e):
                 raise
             return
         for row in tables:
