@@ -17,6 +17,10 @@ import pytest
 from harness import Project
 
 TARGET = os.environ.get("TIDELINE_TARGET", "local")
+# The suite's tables hold a few hundred rows: whole-stage code generation (a Java compile per
+# new plan) costs more than it saves there (profiles/profiles.yml). Only speed changes; every
+# subprocess the tests start (dbt, the demo, the kill tests) inherits it.
+os.environ.setdefault("TIDELINE_WHOLE_STAGE_CODEGEN", "false")
 
 
 FORMAT_IN_ID = re.compile(r"[\[-](parquet|delta|iceberg)[\]-]")
