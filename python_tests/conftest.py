@@ -23,6 +23,12 @@ TARGET = os.environ.get("TIDELINE_TARGET", "local")
 os.environ.setdefault("TIDELINE_WHOLE_STAGE_CODEGEN", "false")
 
 
+# The format a multi-format scenario runs at full length on: the project's default. On the others
+# (parquet, Iceberg) the same scenario runs a shorter schedule (fixture `deep`) and the variants
+# marked `deep_only` are left out: what differs between formats is each write and commit, which
+# the shorter schedules and every crash point still reach; the long schedules and the extra
+# variants are about the rules, which do not change with the format.
+DEEP_FORMAT = "delta"
 FORMAT_IN_ID = re.compile(r"[\[-](parquet|delta|iceberg)[\]-]")
 
 
@@ -43,6 +49,10 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 def pytest_collection_modifyitems(config, items):
+    shallow = [item for item in items if "deep_only" in item.keywords and not is_deep(item)]
+    if shallow:
+        config.hook.pytest_deselected(items=shallow)
+        items[:] = [item for item in items if item not in shallow]
     if TARGET == "cluster":
         skip = pytest.mark.skip(reason="runs on the local target only")
         for item in items:
@@ -61,17 +71,33 @@ def runner(tmp_path_factory):
     return connect(TARGET)
 
 
+def is_deep(item) -> bool:
+    """Whether a test runs its scenario at full length: it is not marked `formats`, or runs in
+    DEEP_FORMAT, or its formats leave DEEP_FORMAT out."""
+    marker = item.get_closest_marker("formats")
+    file_format = getattr(item, "callspec", None) and item.callspec.params.get("file_format")
+    return marker is None or DEEP_FORMAT not in marker.args or file_format == DEEP_FORMAT
+
+
 def pytest_generate_tests(metafunc):
     """A module or test marked `formats("parquet", "delta")` runs once per table format, each
     with schemas of its own; the others run in TIDELINE_FILE_FORMAT's (default parquet). On the
-    cluster target Iceberg is left out (the Thrift server has the catalog; the cluster tests
-    cover Delta and parquet, which keeps `make test-cluster` at its length)."""
+    cluster target a test marked with formats runs on DEEP_FORMAT (Delta) only: the Thrift
+    server has Delta and Iceberg, the unmarked tests run there on parquet, and one format of
+    each scenario keeps `make test-cluster` short."""
     if "file_format" in metafunc.fixturenames:
         marker = metafunc.definition.get_closest_marker("formats")
         formats = marker.args if marker else (os.environ.get("TIDELINE_FILE_FORMAT", "parquet"),)
-        if TARGET == "cluster":
-            formats = tuple(f for f in formats if f != "iceberg")
+        if TARGET == "cluster" and marker and DEEP_FORMAT in formats:
+            formats = (DEEP_FORMAT,)
         metafunc.parametrize("file_format", formats, scope="module")
+
+
+@pytest.fixture
+def deep(request) -> bool:
+    """True where the test runs its scenario at full length (is_deep), False on the other
+    formats of a multi-format test, which run a shorter schedule of the same scenario."""
+    return is_deep(request.node)
 
 
 @pytest.fixture(scope="module")

@@ -143,7 +143,10 @@ def test_without_snapshot_the_output_starts_empty_and_takes_later_commits_only(p
         path.unlink()
 
 
-@pytest.mark.parametrize("step, compact_every", [("written", 2), ("written", 1), ("committed", 1)])
+# ("written", 1) crashes in a step that compacts too: the plain crash, ("written", 2), runs on the
+# deep format only (conftest DEEP_FORMAT).
+@pytest.mark.parametrize("step, compact_every", [pytest.param("written", 2, marks=pytest.mark.deep_only),
+                                                 ("written", 1), ("committed", 1)])
 @pytest.mark.formats("parquet", "delta", "iceberg")
 def test_a_crash_inside_a_run_of_several_steps_then_a_rerun_equals_an_uninterrupted_run(project, deps, step, compact_every):
     """The second run has two steps; the crash hits the first one (after its insert, or after
