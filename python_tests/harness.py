@@ -184,6 +184,12 @@ class Project:
         rows = self.rows(f"describe table extended {relation}")
         return next(r[1] for r in rows if r[0] == "Provider").lower()
 
+    def data_tables(self, model: str) -> list[str]:
+        """The data tables a derivation or a continual task has now (<model>__tl_data, and
+        <model>__tl_data_b while or after a rebuild into a new table)."""
+        namespace = f"{ICEBERG_CATALOG}.{self.schema}" if self.file_format == "iceberg" else self.schema
+        return sorted(r[1] for r in self.rows(f"show tables in {namespace} like '{model}__tl_data*'"))
+
     def is_view(self, relation: str) -> bool:
         rows = self.rows(f"describe table extended {relation}")
         return any(r[0] == "Type" and r[1] == "VIEW" for r in rows)
@@ -233,6 +239,23 @@ class Project:
 # Columns that name the run and its commit: they differ between two projects that hold the
 # same data (another run id, another commit time), so data comparisons leave them out.
 RUN_COLUMNS = ("_tl_batch", "_tl_run", "run_id", "committed_at", "run_now")
+
+
+def project_copy(example: Path, to: Path, edits: dict[str, tuple[str, str]]) -> Path:
+    """A copy of an example project (its dbt_project.yml and models) in `to`, that installs
+    this checkout of tideline, with `edits` made ({model file: (old text, new text)}): a model
+    changed between two runs, as a user changes theirs. Run `dbt deps` in it before use."""
+    import shutil
+
+    shutil.copytree(example / "models", to / "models")
+    shutil.copy(example / "dbt_project.yml", to / "dbt_project.yml")
+    (to / "packages.yml").write_text(f"packages:\n  - local: {PROJECT_DIR}\n")
+    for name, (old, new) in edits.items():
+        path = to / "models" / name
+        text = path.read_text()
+        assert old in text, f"{name} has no {old!r}"
+        path.write_text(text.replace(old, new))
+    return to
 
 
 def run_cuts(times: Sequence, runs: int, rng) -> list[int]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import Project, assert_rows_equal, run_cuts
+from harness import Project, assert_rows_equal, project_copy, run_cuts
 from reference_continual import Task, audit_log, orders_enriched, running_totals, upsert
 
 CONTINUAL = Path(__file__).parent.parent / "examples" / "continual_tasks"
@@ -27,10 +27,10 @@ def deps(runner):
     Project(runner, "continual_deps").dbt("deps", project_dir=CONTINUAL)
 
 
-def run(project, models: str, now: dt.datetime, *extra: str, expect_success: bool = True, **vars):
+def run(project, models: str, now: dt.datetime, *extra: str, expect_success: bool = True, project_dir=CONTINUAL, **vars):
     """dbt run of the tasks at `now`; every 2 steps a task with a delete compacts, so the
     multi-step scenarios cross compactions."""
-    return project.dbt("run", "--select", *models.split(), *extra, project_dir=CONTINUAL, expect_success=expect_success,
+    return project.dbt("run", "--select", *models.split(), *extra, project_dir=project_dir, expect_success=expect_success,
                        vars={"continual__source": project.source_schema, "tideline__now": now.strftime("%Y-%m-%d %H:%M:%S"),
                              "tideline__compact_every": 2, **vars})
 
@@ -203,6 +203,49 @@ def test_a_full_refresh_is_atomic_it_dies_before_its_commit_changing_nothing(pro
         assert len(replayed) == 1, f"{name}: the replay's steps are not the state ({replayed})"
         task.run(LOADS[0] + LOADS[1] + LOADS[3] + later, at(180))
         assert_rows_equal(output(project, name), task.output, label=f"{name} after the rebuild and a run")
+
+
+@pytest.mark.formats("parquet", "delta", "iceberg")
+def test_a_full_refresh_that_changes_the_columns_swaps_tables_atomically(project, deps, tmp_path):
+    """The upsert's column val changed from int to bigint between two runs: its --full-refresh
+    builds a new data table beside the old one and swaps the view onto it. Killed after its
+    insert or after its (pending) commit, readers see the old output and the state is as it
+    was; killed right after the swap, readers see the rebuilt output (of the new type); a
+    rerun killed after it promoted the state, then a rerun with a new load: the output equals
+    the reference's, one data table is left, and no pending state."""
+    changed = project_copy(CONTINUAL, tmp_path / "changed", {"upsert.sql": ("'val': 'int'", "'val': 'bigint'")})
+    project.dbt("deps", project_dir=changed)
+    project.write_source("append_only", APPEND_ONLY, LOADS[0], replace=True)
+    run(project, "upsert", at(50), "--full-refresh")
+    project.write_source("append_only", APPEND_ONLY, LOADS[1])
+    run(project, "upsert", at(110))
+    before = (sorted(project.table("upsert"), key=repr), task_state(project, "upsert"))
+    project.write_source("append_only", APPEND_ONLY, LOADS[3])
+    for step in ("written", "committed"):
+        crashed = run(project, "upsert", at(160), "--full-refresh", expect_success=False, project_dir=changed,
+                      tideline__fail_at=f"upsert:{step}")
+        assert any(f"injected failure after upsert:{step}" in m for m in crashed.messages), crashed.messages
+        assert (sorted(project.table("upsert"), key=repr), task_state(project, "upsert")) == before, f"killed after {step}: upsert changed"
+    crashed = run(project, "upsert", at(160), "--full-refresh", expect_success=False, project_dir=changed, tideline__fail_at="upsert:swapped")
+    assert any("injected failure after upsert:swapped" in m for m in crashed.messages), crashed.messages
+    task = Task(upsert)
+    task.run(LOADS[0], at(50))
+    task.run(LOADS[0] + LOADS[1] + LOADS[3], at(160))
+    assert_rows_equal(output(project, "upsert"), task.output, label="upsert after the swap")
+    assert {r[0]: r[1] for r in project.rows(f"describe {project.fresh('upsert')}")}["val"] == "bigint"
+    assert project.data_tables("upsert") == ["upsert__tl_data", "upsert__tl_data_b"]
+    crashed = run(project, "upsert", at(160), expect_success=False, project_dir=changed, tideline__fail_at="upsert:promoted")
+    assert any("injected failure after upsert:promoted" in m for m in crashed.messages), crashed.messages
+    assert_rows_equal(output(project, "upsert"), task.output, label="upsert after the promotion")
+    later = [kv(2, 7, 170), kv(5, 50, 175)]
+    project.write_source("append_only", APPEND_ONLY, later)
+    run(project, "upsert", at(180), project_dir=changed)
+    task.run(LOADS[0] + LOADS[1] + LOADS[3] + later, at(180))
+    assert_rows_equal(output(project, "upsert"), task.output, label="upsert after the rebuild and a run")
+    assert project.data_tables("upsert") == ["upsert__tl_data_b"]
+    assert project.rows(f"select count(*) from {project.fresh('tl_state')} where model like 'upsert%' and model != 'upsert'") == [(0,)]
+    replayed = {r[0].rsplit("/", 1)[0] for r in task_state(project, "upsert") if r[2] <= at(160)}
+    assert len(replayed) == 1, f"the replay's steps are not the state ({replayed})"
 
 
 def test_a_data_table_dropped_by_hand_is_rebuilt_from_the_creation_time_its_state_keeps(project, deps):

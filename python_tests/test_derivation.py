@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import Project, assert_rows_equal, run_cuts
+from harness import Project, assert_rows_equal, project_copy, run_cuts
 from reference_derivation import Derivation, Transform
 
 DERIVATION = Path(__file__).parent.parent / "examples" / "derivations"
@@ -22,8 +22,8 @@ def deps(runner):
     Project(runner, "derivation_deps").dbt("deps", project_dir=DERIVATION)
 
 
-def run(project, model: str, now: dt.datetime, *extra: str, expect_success: bool = True, **vars):
-    return project.dbt("run", "--select", model, *extra, project_dir=DERIVATION, expect_success=expect_success,
+def run(project, model: str, now: dt.datetime, *extra: str, expect_success: bool = True, project_dir=DERIVATION, **vars):
+    return project.dbt("run", "--select", model, *extra, project_dir=project_dir, expect_success=expect_success,
                        vars={"derivation__source": project.source_schema, "tideline__compact_every": 2, "tideline__now": now.strftime("%Y-%m-%d %H:%M:%S"),
                              **vars})
 
@@ -256,6 +256,46 @@ def test_a_full_refresh_is_atomic_it_dies_before_its_commit_changing_nothing(pro
     for model in models:
         rebuilt[model].run({"transfers": loaded + BATCHES[4]}, T0 + dt.timedelta(hours=5))
         assert_rows_equal(derived_table(project, model, rebuilt[model]), rebuilt[model].rows(), label=f"{model} after the next run")
+
+
+@pytest.mark.formats("parquet", "delta", "iceberg")
+def test_a_full_refresh_that_changes_the_columns_swaps_tables_atomically(project, deps, tmp_path):
+    """The balances' balance changed from double to decimal(20,2) between two runs: the
+    --full-refresh builds a new data table beside the old one and swaps the view onto it.
+    Killed after its insert or its (pending) commit, readers see the old rows and the state is
+    as it was; killed right after the swap, readers see the rebuilt rows (of the new type); a
+    rerun killed after it promoted the state, then a rerun with a new batch: the rows equal the
+    reference's, one data table is left, and no pending state."""
+    changed = project_copy(DERIVATION, tmp_path / "changed", {"balances.sql": ("'balance': 'double'", "'balance': 'decimal(20,2)'")})
+    project.dbt("deps", project_dir=changed)
+    project.write_source("transfers", TRANSFERS, BATCHES[0], replace=True)
+    run(project, "balances", T0 + dt.timedelta(hours=1), "--full-refresh")
+    project.write_source("transfers", TRANSFERS, BATCHES[1])
+    run(project, "balances", T0 + dt.timedelta(hours=2))
+    before = (sorted(project.table("balances"), key=repr), model_state(project, "balances"))
+    project.write_source("transfers", TRANSFERS, BATCHES[3])
+    now = T0 + dt.timedelta(hours=4)
+    for step in ("written", "committed"):
+        crashed = run(project, "balances", now, "--full-refresh", expect_success=False, project_dir=changed, tideline__fail_at=f"balances:{step}")
+        assert any(f"injected failure after balances:{step}" in m for m in crashed.messages), crashed.messages
+        assert (sorted(project.table("balances"), key=repr), model_state(project, "balances")) == before, f"killed after {step}: balances changed"
+    crashed = run(project, "balances", now, "--full-refresh", expect_success=False, project_dir=changed, tideline__fail_at="balances:swapped")
+    assert any("injected failure after balances:swapped" in m for m in crashed.messages), crashed.messages
+    reference = reference_models()["balances"]
+    loaded = BATCHES[0] + BATCHES[1] + BATCHES[3]
+    reference.run({"transfers": loaded}, now)
+    assert_rows_equal(derived_table(project, "balances", reference), reference.rows(), label="balances after the swap")
+    assert {r[0]: r[1] for r in project.rows(f"describe {project.fresh('balances')}")}["balance"] == "decimal(20,2)"
+    assert project.data_tables("balances") == ["balances__tl_data", "balances__tl_data_b"]
+    crashed = run(project, "balances", now, expect_success=False, project_dir=changed, tideline__fail_at="balances:promoted")
+    assert any("injected failure after balances:promoted" in m for m in crashed.messages), crashed.messages
+    assert_rows_equal(derived_table(project, "balances", reference), reference.rows(), label="balances after the promotion")
+    project.write_source("transfers", TRANSFERS, BATCHES[4])
+    run(project, "balances", T0 + dt.timedelta(hours=5), project_dir=changed)
+    reference.run({"transfers": loaded + BATCHES[4]}, T0 + dt.timedelta(hours=5))
+    assert_rows_equal(derived_table(project, "balances", reference), reference.rows(), label="balances after the rebuild and a run")
+    assert project.data_tables("balances") == ["balances__tl_data_b"]
+    assert project.rows(f"select count(*) from {project.fresh('tl_state')} where model = 'balances__tl_rebuild'") == [(0,)]
 
 
 # ---- batch invariance: random arrivals and random splits (hypothesis) -------------------------

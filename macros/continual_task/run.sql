@@ -16,8 +16,7 @@
                 'upper_limit': step.time, 'watermark': watermark, 'generation': generation}) -}}
 {% endmacro %}
 
-{#- The steps one by one, each committed alone: an incremental run, a first build, or a rebuild
-    into a new table (which has forgotten the state). A task with a delete compacts every
+{#- The steps one by one, each committed alone: an incremental run or a first build. A task with a delete compacts every
     compact_every steps. -#}
 {% macro run_task_steps(settings, data, state, frontier, steps, rebuild) %}
     {%- set generation = {'live': 0 if rebuild else state.generation, 'steps': 0 if rebuild else state.runs_in_generation,
@@ -43,8 +42,10 @@
     output the rebuild's own earlier steps left there; then ONE commit, which replaces the
     task's state with the steps' run rows, makes that generation live, and the old one is
     dropped. Readers see the old output until the commit; a rebuild that dies before it leaves
-    tables and state as they were (its rows carry step ids no commit names). -#}
-{% macro rebuild_task(settings, data, state, frontier, steps) %}
+    tables and state as they were (its rows carry step ids no commit names). Into a new table
+    (another layout), it commits under `commit_key`, the pending key, and the materialization
+    swaps the view (data_tables.sql); the old table is dropped whole. -#}
+{% macro rebuild_task(settings, data, state, frontier, steps, commit_key=none) %}
     {%- set plan = tideline.rebuild_plan(state.generation) -%}
     {%- set written = [] -%}
     {%- set rows = [] -%}
@@ -58,7 +59,7 @@
         {%- do rows.append(tideline.task_step_row(step_run, step, none if loop.first else loop.previtem.time,
                                                     frontier.frontier if loop.last else step.time, plan.write_gen)) -%}
     {%- endfor -%}
-    {%- do tideline.commit_run(settings.name, rows[-1], rows[:-1], replace=true) -%}
+    {%- do tideline.commit_run(commit_key or settings.name, rows[-1], rows[:-1], replace=true) -%}
     {%- do tideline.checkpoint(settings.name, 'committed') -%}
-    {%- do tideline.drop_old_generations(data, {'read_gen': plan.replaced_gen}) -%}
+    {%- if commit_key is none -%}{%- do tideline.drop_old_generations(data, {'read_gen': plan.replaced_gen}) -%}{%- endif -%}
 {% endmacro %}

@@ -13,7 +13,8 @@
     only commits after I are steps. A --full-refresh replays the same way, from the I kept in
     tl_state: the snapshot step at I, then every later commit time as its own step.
 
-    STORAGE AND COMMIT. <model> is a view over <model>__tl_data, which holds inserted rows
+    STORAGE AND COMMIT. <model> is a view over its data table (<model>__tl_data or __tl_data_b:
+    macros/internal/data_tables.sql), which holds inserted rows
     (_tl_op 'insert', each with a row id _tl_row) and deletions (_tl_op 'delete', the id of the
     row they delete), each with the step's time (_tl_batch) and the step's id (_tl_run =
     <invocation id>/<step number>). A step is one insert and one commit (a run row in tl_state
@@ -24,17 +25,14 @@
     after its commit, so a step scans the live output plus at most compact_every steps of
     changes, whatever the input's history. -#}
 
-{% macro task_data_relation(relation) %}
-    {{- return(relation.incorporate(path={'identifier': relation.identifier ~ '__tl_data'}, type='table')) -}}
-{% endmacro %}
-
 {#- The output's live rows: inserted by a committed step, not deleted by one, in generation
     `generation` (none: the live one, looked up when the statement runs). `runs`: the steps
-    whose rows count instead of the committed ones (a rebuild's own steps, before its commit). -#}
-{% macro task_live_rows_sql(settings, data, extra_columns=['_tl_batch'], generation=none, runs=none) %}
-    {%- set committed = tideline.committed_runs_sql(settings.name) if runs is none
+    whose rows count instead of the committed ones (a rebuild's own steps, before its commit).
+    `pending_run`: the view a rebuild into a new table swaps in (data_tables.sql). -#}
+{% macro task_live_rows_sql(settings, data, extra_columns=['_tl_batch'], generation=none, runs=none, pending_run=none) %}
+    {%- set committed = tideline.committed_runs_sql(settings.name, pending_run=pending_run) if runs is none
                         else tideline.string_list(runs)[1:-1] if runs else 'cast(null as string)' -%}
-    {%- set gen = "'" ~ generation ~ "'" if generation is not none else 'cast((' ~ tideline.live_generation_sql(settings.name) ~ ') as string)' -%}
+    {%- set gen = "'" ~ generation ~ "'" if generation is not none else 'cast((' ~ tideline.live_generation_sql(settings.name, pending_run) ~ ') as string)' -%}
     {% set sql %}
         select {% for c in settings.columns %}i.{{ c[0] }}, {% endfor %}{{ extra_columns | map('replace', '_tl', 'i._tl') | join(', ') }}
         from {{ data }} as i
@@ -199,8 +197,7 @@
     {{- return(layout) -}}
 {% endmacro %}
 
-{% macro create_task_table(settings, data, existing_data) %}
-    {%- if existing_data is not none -%}{%- do adapter.drop_relation(existing_data) -%}{%- endif -%}
+{% macro create_task_table(settings, data) %}
     {% call statement('create_data', fetch_result=false) %}
         create table {{ data }} ({{ tideline.task_layout(settings) | join(', ') }})
         using {{ tideline.model_file_format(settings.name) }}

@@ -32,10 +32,6 @@
     So a run scans at most the live keys plus compact_every runs' worth of versions (the
     mechanism is macros/internal/generations.sql, shared with the continual tasks). -#}
 
-{% macro data_relation(relation) %}
-    {{- return(relation.incorporate(path={'identifier': relation.identifier ~ '__tl_data'}, type='table')) -}}
-{% endmacro %}
-
 {#- The data table's columns: the derived table's, the register key and registers, and the
     commit columns. One table holds both kinds of rows (tl_part 'row' or 'register'), so a run
     writes both with one insert, and readers of the rows never scan the registers. -#}
@@ -54,8 +50,9 @@
     {{- return('struct<' ~ fields | join(',') ~ '>') -}}
 {% endmacro %}
 
-{#- The reader's view: the newest committed row of each unique key, with its commit time. -#}
-{% macro derivation_view_sql(settings, data) %}
+{#- The reader's view: the newest committed row of each unique key, with its commit time
+    (`pending_run`: a rebuild into a new table, data_tables.sql). -#}
+{% macro derivation_view_sql(settings, data, pending_run=none) %}
     {%- set columns = settings.derived | map('first') | list -%}
     {% set sql %}
         select {{ columns | join(', ') }}, _tl_batch, _tl_run
@@ -64,8 +61,8 @@
                 *,
                 row_number() over (partition by {{ settings.unique_key | join(', ') }} order by _tl_batch desc) as _tl_newest
             from {{ data }}
-            where tl_part = 'row' and tl_gen = cast(({{ tideline.live_generation_sql(settings.name) }}) as string)
-                and _tl_run in ({{ tideline.committed_runs_sql(settings.name) }})
+            where tl_part = 'row' and tl_gen = cast(({{ tideline.live_generation_sql(settings.name, pending_run) }}) as string)
+                and _tl_run in ({{ tideline.committed_runs_sql(settings.name, pending_run=pending_run) }})
         ) as newest
         where _tl_newest = 1
     {% endset %}
@@ -545,8 +542,7 @@
     {{- return(by_transform) -}}
 {% endmacro %}
 
-{% macro create_derivation_table(settings, data, existing_data) %}
-    {%- if existing_data is not none -%}{%- do adapter.drop_relation(existing_data) -%}{%- endif -%}
+{% macro create_derivation_table(settings, data) %}
     {%- set defs = [] -%}
     {%- for c in tideline.derivation_data_columns(settings) -%}{%- do defs.append(c[0] ~ ' ' ~ c[1]) -%}{%- endfor -%}
     {% call statement('create_data', fetch_result=false) %}

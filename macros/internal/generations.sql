@@ -11,9 +11,10 @@
     its commit leaves rows in a generation no commit names (or rows of a run no commit names),
     which nobody reads and the next compaction drops. -#}
 
-{#- The live generation of `model_name`, as a subquery (0 before any commit). -#}
-{% macro live_generation_sql(model_name) %}
-    select coalesce(max(generation), 0) from {{ tideline.state_table() }} where model = '{{ model_name }}' and kind = 'run'
+{#- The live generation of `model_name`, as a subquery (0 before any commit); `pending_run`: as
+    committed_runs_sql. -#}
+{% macro live_generation_sql(model_name, pending_run=none) %}
+    select coalesce(max(generation), 0) from {{ tideline.state_table() }} where {{ tideline.state_models_sql(model_name, pending_run) }} and kind = 'run'
 {%- endmacro %}
 
 {#- The model's compact_every: its config, or the var tideline__compact_every (default 24).

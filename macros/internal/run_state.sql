@@ -182,10 +182,20 @@
 
 {#- The run ids of a model's committed runs up to a batch, as a subquery (readers of a
     tideline table keep only rows whose _tl_run is among them). -#}
-{% macro committed_runs_sql(model_name, up_to_batch=none) %}
+{% macro committed_runs_sql(model_name, up_to_batch=none, pending_run=none) %}
     select run_id from {{ tideline.state_table() }}
-    where model = '{{ model_name }}' and kind = 'run'
+    where {{ tideline.state_models_sql(model_name, pending_run) }} and kind = 'run'
     {%- if up_to_batch is not none %} and batch <= {{ tideline.ts(up_to_batch) }}{% endif %}
+{% endmacro %}
+
+{#- Which rows of tl_state are the model's: its own, and with `pending_run` (the view that a
+    rebuild into a new table swapped in: data_tables.sql) that rebuild's pending rows too. -#}
+{% macro state_models_sql(model_name, pending_run=none) %}
+    {%- if pending_run is none -%}
+        model = '{{ model_name }}'
+    {%- else -%}
+        (model = '{{ model_name }}' or (model = '{{ tideline.pending_state_key(model_name) }}' and split(run_id, '/')[0] = '{{ pending_run }}'))
+    {%- endif -%}
 {% endmacro %}
 
 {#- A typed SQL literal for a state column. -#}
@@ -278,11 +288,16 @@
 
 {#- The reader's view of a model whose rows live in a table of its own (derivations, continual
     tasks): created when missing, when a table stands in its place, or on a rebuild. -#}
-{% macro create_reader_view(view, existing, select_sql, rebuild) %}
+{% macro create_reader_view(view, existing, select_sql, rebuild, data=none) %}
     {%- if existing is none or existing.type != 'view' or rebuild -%}
         {%- if existing is not none and existing.type != 'view' -%}{%- do adapter.drop_relation(existing) -%}{%- endif -%}
-        {% call statement('create_view') %}
-            create or replace view {{ view }} as {{ select_sql }}
-        {% endcall %}
+        {%- if data is not none -%}
+            {#- a derivation's or a task's view names its data table (data_tables.sql) -#}
+            {%- do tideline.replace_reader_view(view, select_sql, data) -%}
+        {%- else -%}
+            {% call statement('create_view') %}
+                create or replace view {{ view }} as {{ select_sql }}
+            {% endcall %}
+        {%- endif -%}
     {%- endif -%}
 {% endmacro %}

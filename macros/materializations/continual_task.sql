@@ -14,39 +14,45 @@
     next generation, each reading the output the rebuild's earlier steps left, and one commit
     at the end, which replaces the task's state, makes that generation live (rebuild_task).
     Readers see the old output until then; a rebuild that dies before it changed nothing
-    anyone reads. A changed layout needs a new table: then the rebuild forgets the state and
-    drops the table first, and its steps commit one by one. -#}
+    anyone reads. A changed layout needs a new table: the rebuild writes it beside the old one
+    the same way, commits under a pending key and swaps the view onto it (data_tables.sql). -#}
 {% materialization continual_task, adapter='spark' %}
     {%- do tideline.prepare_session(this.identifier) -%}
     {%- set format = tideline.model_file_format(this.identifier) -%}
     {%- set view = this.incorporate(type='view') -%}
     {%- set settings = tideline.continual_task_settings(this.identifier, sql, view) -%}
-    {%- set data = tideline.stored_relation(tideline.task_data_relation(this), format) -%}
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
-    {%- set existing_data = tideline.find_stored_table(data, format, should_full_refresh()) -%}
-    {%- set rebuild = should_full_refresh() or existing_data is none -%}
-    {%- set new_table = existing_data is none or (rebuild and tideline.data_table_layout(existing_data) != tideline.task_layout(settings)) -%}
+    {%- set tables = tideline.find_data_tables(this, format, should_full_refresh()) -%}
+    {%- set rebuild = should_full_refresh() or tables.live is none -%}
+    {#- a rebuild of another layout writes the other slot and swaps readers onto it (data_tables.sql) -#}
+    {%- set beside = rebuild and tables.live is not none and tideline.data_table_layout(tables.live) != tideline.task_layout(settings) -%}
+    {%- set data = tables.next if beside or tables.live is none else tables.live -%}
 
     {#- tl_state: on-run-start creates it, but dbt leaves out a package's hooks when all of its models are disabled -#}
     {%- if not tideline.state_table_known() -%}{%- do tideline.ensure_state_tables() -%}{%- endif -%}
     {{ run_hooks(pre_hooks) }}
+    {%- do tideline.finish_swap(settings.name, tables) -%}
     {%- set state = tideline.task_state(settings) -%}
     {%- do tideline.refuse_now_before_watermark(settings.name, state.frontier if not rebuild else none) -%}
     {%- set frontier = tideline.commit_frontier(settings.inputs, {'frontier': none, 'watermarks': {}} if rebuild else state, with_steps=true) -%}
     {%- set steps = tideline.task_steps(settings, state, frontier, rebuild) -%}
     {%- if steps | selectattr('data') | list -%}{%- do tideline.check_task_inserts(settings) -%}{%- endif -%}
 
-    {%- if new_table -%}
-        {#- a new layout needs a new table: the rebuild forgets the task's state first (keeping
-            its creation time, which the snapshot step recommits), so that if it dies half-way
-            the rerun is a first build; so does a first build that finds state of a table
-            dropped by hand -#}
-        {%- if existing_data is not none or state.creation -%}{%- do tideline.forget_state(settings.name) -%}{%- endif -%}
-        {%- do tideline.create_task_table(settings, data, existing_data) -%}
+    {%- if tables.live is none -%}
+        {#- a first build: it forgets the state of a table dropped by hand (keeping its creation
+            time, which the snapshot step recommits), so that if it dies half-way the rerun is a
+            first build too -#}
+        {%- if state.creation -%}{%- do tideline.forget_state(settings.name) -%}{%- endif -%}
     {%- endif -%}
-    {%- do tideline.create_reader_view(view, existing, tideline.task_live_rows_sql(settings, data), rebuild) -%}
+    {%- if tables.live is none or beside -%}{%- do tideline.create_task_table(settings, data) -%}{%- endif -%}
+    {%- if not beside -%}
+        {%- do tideline.create_reader_view(view, existing, tideline.task_live_rows_sql(settings, data), rebuild, data) -%}
+    {%- endif -%}
 
-    {%- if rebuild and not new_table -%}
+    {%- if beside -%}
+        {%- do tideline.rebuild_task(settings, data, state, frontier, steps, tideline.pending_state_key(settings.name)) -%}
+        {%- do tideline.swap_data_table(settings.name, view, tideline.task_live_rows_sql(settings, data, pending_run=tideline.run_id()), data, tables.live) -%}
+    {%- elif rebuild and tables.live is not none -%}
         {%- do tideline.rebuild_task(settings, data, state, frontier, steps) -%}
     {%- else -%}
         {%- do tideline.run_task_steps(settings, data, state, frontier, steps, rebuild) -%}

@@ -10,9 +10,10 @@
     into the next generation, and its commit replaces the model's state, which makes that
     generation the live one; readers see the old rows until then, and a rebuild that dies
     before its commit changed nothing anyone reads (generations.sql, rebuild_plan). A changed
-    layout needs a new table: then the rebuild forgets the state and drops the table first.
+    layout needs a new table: the rebuild writes it beside the old one and swaps the view onto
+    it, as atomically (data_tables.sql).
 
-    The model is a view over <model>__tl_data, which holds the derived rows and the registers,
+    The model is a view over its data table (<model>__tl_data or __tl_data_b), which holds the derived rows and the registers,
     each row with its run id: readers keep rows of committed runs only, so a run that dies
     before its commit leaves nothing anyone reads, and the rerun does the same work again. -#}
 {% materialization derivation, adapter='spark' %}
@@ -20,34 +21,35 @@
     {%- set format = tideline.model_file_format(this.identifier) -%}
     {%- set settings = tideline.derivation_settings(this.identifier, sql) -%}
     {%- set view = this.incorporate(type='view') -%}
-    {%- set data = tideline.stored_relation(tideline.data_relation(this), format) -%}
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
-    {%- set existing_data = tideline.find_stored_table(data, format, should_full_refresh()) -%}
-    {%- set rebuild = should_full_refresh() or existing_data is none -%}
-    {%- if not rebuild -%}{%- do tideline.refuse_changed_layout(settings, existing_data) -%}{%- endif -%}
-    {#- an incremental run has the same layout (refused otherwise): only a rebuild compares -#}
-    {%- set new_table = existing_data is none or (rebuild and tideline.data_table_layout(existing_data) != tideline.derivation_layout(settings)) -%}
+    {%- set tables = tideline.find_data_tables(this, format, should_full_refresh()) -%}
+    {%- set rebuild = should_full_refresh() or tables.live is none -%}
+    {%- if not rebuild -%}{%- do tideline.refuse_changed_layout(settings, tables.live) -%}{%- endif -%}
+    {#- an incremental run has the same layout (refused otherwise); a rebuild of another layout
+        writes the other slot and swaps readers onto it at the end (data_tables.sql) -#}
+    {%- set beside = rebuild and tables.live is not none and tideline.data_table_layout(tables.live) != tideline.derivation_layout(settings) -%}
+    {%- set data = tables.next if beside or tables.live is none else tables.live -%}
 
     {#- tl_state: on-run-start creates it, but dbt leaves out a package's hooks when all of its models are disabled -#}
     {%- if not tideline.state_table_known() -%}{%- do tideline.ensure_state_tables() -%}{%- endif -%}
     {{ run_hooks(pre_hooks) }}
+    {%- do tideline.finish_swap(settings.name, tables) -%}
     {%- set state = tideline.derivation_state(settings, rebuild) -%}
-    {%- if new_table -%}{%- do state.update({'generation': 0}) -%}{%- endif -%}
+    {%- if tables.live is none -%}{%- do state.update({'generation': 0}) -%}{%- endif -%}
     {%- do tideline.refuse_now_before_watermark(settings.name, state.frontier) -%}
     {%- set frontier = tideline.commit_frontier(settings.transforms, state) -%}
     {%- set documents = frontier.documents.values() | sum -%}
     {%- set publish_columns = tideline.checked_publish_columns(settings) if documents > 0 else {} -%}
 
-    {%- if new_table -%}
-        {#- a new layout needs a new table: the rebuild forgets the model's state first, so
-            that if it dies half-way the rerun is a first build -#}
-        {%- if existing_data is not none -%}{%- do tideline.forget_state(settings.name) -%}{%- endif -%}
-        {%- do tideline.create_derivation_table(settings, data, existing_data) -%}
+    {%- if tables.live is none or beside -%}
+        {%- do tideline.create_derivation_table(settings, data) -%}
         {%- do tideline.checkpoint(settings.name, 'created') -%}
     {%- endif -%}
-    {%- do tideline.create_reader_view(view, existing, tideline.derivation_view_sql(settings, data), rebuild) -%}
+    {%- if not beside -%}
+        {%- do tideline.create_reader_view(view, existing, tideline.derivation_view_sql(settings, data), rebuild, data) -%}
+    {%- endif -%}
 
-    {%- set plan = tideline.derivation_plan(settings, state, frontier, rebuild and not new_table) -%}
+    {%- set plan = tideline.derivation_plan(settings, state, frontier, rebuild and tables.live is not none) -%}
     {%- if documents > 0 -%}
         {% call statement('write', fetch_result=false) %}
             insert into {{ data }} partition (tl_part, tl_gen)
@@ -56,11 +58,15 @@
         {%- do tideline.checkpoint(settings.name, 'written') -%}
     {%- endif -%}
     {%- if documents > 0 or rebuild -%}
-        {#- a rebuild's commit replaces the model's state (in a new table, from generation 0) -#}
-        {%- do tideline.commit_run(settings.name, tideline.derivation_run_row(state, frontier, plan, documents),
+        {#- a rebuild's commit replaces the model's state (in a new table, from generation 0; beside
+            the old table, under the pending key until the swap) -#}
+        {%- do tideline.commit_run(tideline.pending_state_key(settings.name) if beside else settings.name,
+                                   tideline.derivation_run_row(state, frontier, plan, documents),
                                    tideline.derivation_transform_rows(settings, state, frontier), replace=rebuild, files=state.state_files) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
-        {%- if plan.compact or (rebuild and not new_table) -%}
+        {%- if beside -%}
+            {%- do tideline.swap_data_table(settings.name, view, tideline.derivation_view_sql(settings, data, tideline.run_id()), data, tables.live) -%}
+        {%- elif plan.compact or (rebuild and tables.live is not none) -%}
             {%- do tideline.drop_old_generations(data, {'read_gen': plan.replaced_gen} if rebuild else plan, ['tl_part', ['row', 'register']]) -%}
         {%- endif -%}
     {%- endif -%}
