@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import Project, assert_rows_equal, run_cuts
+from harness import Project, assert_rows_equal, project_copy, run_cuts
 from reference_channel import Channel, Refused
 
 CHANNELS = Path(__file__).parent.parent / "examples" / "channels"
@@ -346,21 +346,24 @@ def test_a_channel_without_mutable_time_can_be_given_one_before_its_items_and_ne
 
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
-def test_retention_days_drops_the_item_days_before_it_and_keeps_the_rest(runner, channel_project, file_format):
+def test_retention_days_drops_the_item_days_before_it_and_keeps_the_rest(runner, file_format, tmp_path):
     """A channel without mutable_time and retention_days 2: a run at 2025-03-05 drops the item
-    days before 2025-03-03 and keeps the others."""
+    days before 2025-03-03 and keeps the others. The model is added to a copy of the example
+    project: this test runs once per format, and the formats may run in two pytest processes
+    at once (one file in the shared example folder was written and removed by both)."""
     project = Project(runner, f"channel_retention_{file_format}", file_format=file_format)
     project.reset()
-    path = CHANNELS / "models" / "bad_retention_days.sql"
-    path.write_text("{{ config(materialized='channel', item_id='item_id', arrival_column='load_tstamp', "
-                    "columns={'value': 'int', 'label': 'string'}, retention_days=2) }}\n"
-                    "select item_time, item_id, value, label, load_tstamp from {{ source('hub', 'realtime') }}\n")
+    channels = project_copy(CHANNELS, tmp_path / "channels", {})
+    (channels / "models" / "retention_days.sql").write_text(
+        "{{ config(materialized='channel', item_id='item_id', arrival_column='load_tstamp', "
+        "columns={'value': 'int', 'label': 'string'}, retention_days=2) }}\n"
+        "select item_time, item_id, value, label, load_tstamp from {{ source('hub', 'realtime') }}\n")
+    project.dbt("deps", project_dir=channels)
     try:
         empty_sources(project)
         project.write_source("realtime", REALTIME, [{**item(t(day, 1), f"d{day}", day), "load_tstamp": t(day, 2)} for day in (29, 30, 31, 32, 33)])
-        project.dbt("run", "--select", "bad_retention_days", project_dir=CHANNELS,
+        project.dbt("run", "--select", "retention_days", project_dir=channels,
                     vars={"channels__source": project.source_schema, "tideline__now": "2025-03-05 06:00:00"})
-        assert [r["item_id"] for r in sorted(project.table("bad_retention_days", COLUMNS), key=lambda r: r["item_time"])] == ["d31", "d32", "d33"]
+        assert [r["item_id"] for r in sorted(project.table("retention_days", COLUMNS), key=lambda r: r["item_time"])] == ["d31", "d32", "d33"]
     finally:
-        path.unlink()
         project.reset()
