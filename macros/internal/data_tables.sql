@@ -61,11 +61,12 @@
     {{- return(properties) -}}
 {% endmacro %}
 
-{#- The reader's view over `data`, named in its properties. `rebuild_run`: the invocation of a
-    rebuild into a new table, whose pending runs the view counts as committed (select_sql was
-    built with it), recorded so that a rerun knows the swap happened. -#}
-{% macro replace_reader_view(view, select_sql, data, rebuild_run=none) %}
-    {%- set properties = {'tideline.data_table': data.identifier} -%}
+{#- The reader's view `view` as `select_sql`, its data table `data` (if any) named in its
+    properties. `rebuild_run`: the invocation of a rebuild into a new table, whose pending runs
+    the view counts as committed (select_sql was built with it), recorded so that a rerun knows
+    the swap happened. -#}
+{% macro replace_reader_view(view, select_sql, data=none, rebuild_run=none) %}
+    {%- set properties = {'tideline.data_table': data.identifier} if data is not none else {} -%}
     {%- if rebuild_run -%}{%- do properties.update({'tideline.rebuild_run': rebuild_run}) -%}{%- endif -%}
     {% call statement('create_view', fetch_result=false) %}
         create or replace view {{ view }}
