@@ -248,6 +248,59 @@ def test_a_full_refresh_that_changes_the_columns_swaps_tables_atomically(project
     assert len(replayed) == 1, f"the replay's steps are not the state ({replayed})"
 
 
+def test_a_changed_file_format_is_refused_then_a_full_refresh_converts_it_atomically(project, deps):
+    """The upsert built in parquet, then its file_format changed to Iceberg (its own catalog),
+    then to Delta: an incremental run in the new format is refused by name and changes
+    nothing; a --full-refresh killed after its pending commit changes nothing; killed after
+    the swap, readers see the replay; the next run finishes the swap and drops the old
+    table; the output equals the reference's after each conversion and after a later run.
+    tl_state keeps its format."""
+    original = project.file_format   # the module's, and its tl_state's
+    state = {"tideline__state_file_format": original}
+    try:
+        project.file_format = "parquet"
+        project.write_source("append_only", APPEND_ONLY, LOADS[0], replace=True)
+        run(project, "upsert", at(50), "--full-refresh", **state)
+        project.write_source("append_only", APPEND_ONLY, LOADS[1])
+        run(project, "upsert", at(110), **state)
+        before = (sorted(project.table("upsert"), key=repr), task_state(project, "upsert"))
+        project.write_source("append_only", APPEND_ONLY, LOADS[3])
+        project.file_format = "iceberg"
+        refused = run(project, "upsert", at(160), expect_success=False, **state)
+        assert any(f"tideline: model upsert: table {project.schema}.upsert__tl_data is parquet, the model's file_format is iceberg;"
+                   " nothing was written" in m for m in refused.messages), refused.messages
+        crashed = run(project, "upsert", at(160), "--full-refresh", expect_success=False, tideline__fail_at="upsert:committed", **state)
+        assert any("injected failure after upsert:committed" in m for m in crashed.messages), crashed.messages
+        project.file_format = original   # where tl_state is
+        assert (sorted(project.table("upsert"), key=repr), task_state(project, "upsert")) == before, "upsert changed"
+        project.file_format = "iceberg"
+        crashed = run(project, "upsert", at(160), "--full-refresh", expect_success=False, tideline__fail_at="upsert:swapped", **state)
+        assert any("injected failure after upsert:swapped" in m for m in crashed.messages), crashed.messages
+        task = Task(upsert)
+        task.run(LOADS[0], at(50))
+        task.run(LOADS[0] + LOADS[1] + LOADS[3], at(160))
+        assert_rows_equal(output(project, "upsert"), task.output, label="upsert after the swap to iceberg")
+        run(project, "upsert", at(160), **state)
+        assert project.data_tables("upsert") == ["upsert__tl_data_b"]
+        assert project.table_format("upsert__tl_data_b") == "iceberg"
+        assert not project.rows(f"show tables in {project.schema} like 'upsert__tl_data*'"), "the parquet table is dropped"
+        later = [kv(2, 7, 170), kv(5, 50, 175)]
+        project.write_source("append_only", APPEND_ONLY, later)
+        run(project, "upsert", at(180), **state)
+        task.run(LOADS[0] + LOADS[1] + LOADS[3] + later, at(180))
+        assert_rows_equal(output(project, "upsert"), task.output, label="upsert in iceberg after a run")
+
+        project.file_format = "delta"
+        run(project, "upsert", at(180), "--full-refresh", **state)
+        assert project.data_tables("upsert") == ["upsert__tl_data"]
+        assert project.table_format("upsert__tl_data") == "delta"
+        assert_rows_equal(output(project, "upsert"), task.output, label="upsert in delta")
+        project.file_format = "iceberg"
+        assert project.data_tables("upsert") == [], "the Iceberg table is dropped"
+    finally:
+        project.file_format = original
+
+
 def test_a_data_table_dropped_by_hand_is_rebuilt_from_the_creation_time_its_state_keeps(project, deps):
     """The upsert's data table dropped by hand after three runs (it compacted, so its live
     generation is past 0): the next run forgets the rest of the state, keeps the creation

@@ -298,6 +298,73 @@ def test_a_full_refresh_that_changes_the_columns_swaps_tables_atomically(project
     assert project.rows(f"select count(*) from {project.fresh('tl_state')} where model = 'balances__tl_rebuild'") == [(0,)]
 
 
+def test_a_changed_file_format_is_refused_then_a_full_refresh_converts_it_atomically(project, deps):
+    """The balances built in parquet, then its file_format changed: parquet to Delta (same
+    catalog), Delta to Iceberg (its own catalog) and back to Delta. An incremental run in the
+    new format is refused by name and changes nothing; a --full-refresh killed after its
+    pending commit changes nothing; killed after the swap, readers see the rebuild; the next
+    run finishes the swap and drops the old table; each conversion's rows equal the
+    reference's and the next run's too. tl_state keeps its format."""
+    original = project.file_format   # the module's, and its tl_state's
+    state = {"tideline__state_file_format": original}
+    try:
+        project.file_format = "parquet"
+        project.write_source("transfers", TRANSFERS, BATCHES[0], replace=True)
+        run(project, "balances", T0 + dt.timedelta(hours=1), "--full-refresh", **state)
+        project.write_source("transfers", TRANSFERS, BATCHES[1])
+        run(project, "balances", T0 + dt.timedelta(hours=2), **state)
+        before = (sorted(project.table("balances"), key=repr), model_state(project, "balances"))
+        now = T0 + dt.timedelta(hours=4)
+        project.write_source("transfers", TRANSFERS, BATCHES[3])
+        project.file_format = "delta"
+        refused = run(project, "balances", now, expect_success=False, **state)
+        assert any(f"tideline: model balances: table {project.schema}.balances__tl_data is parquet, the model's file_format is delta;"
+                   " nothing was written. Convert it with dbt run --full-refresh --select balances" in m for m in refused.messages), refused.messages
+        crashed = run(project, "balances", now, "--full-refresh", expect_success=False, tideline__fail_at="balances:committed", **state)
+        assert any("injected failure after balances:committed" in m for m in crashed.messages), crashed.messages
+        project.file_format = original   # where tl_state is
+        assert (sorted(project.table("balances"), key=repr), model_state(project, "balances")) == before, "balances changed"
+        project.file_format = "delta"
+        crashed = run(project, "balances", now, "--full-refresh", expect_success=False, tideline__fail_at="balances:swapped", **state)
+        assert any("injected failure after balances:swapped" in m for m in crashed.messages), crashed.messages
+        reference = reference_models()["balances"]
+        loaded = BATCHES[0] + BATCHES[1] + BATCHES[3]
+        reference.run({"transfers": loaded}, now)
+        assert_rows_equal(derived_table(project, "balances", reference), reference.rows(), label="balances after the swap to delta")
+        assert project.data_tables("balances") == ["balances__tl_data", "balances__tl_data_b"]
+        run(project, "balances", now, **state)
+        assert project.data_tables("balances") == ["balances__tl_data_b"]
+        assert project.table_format("balances__tl_data_b") == "delta"
+        assert_rows_equal(derived_table(project, "balances", reference), reference.rows(), label="balances in delta")
+
+        project.file_format = "iceberg"
+        refused = run(project, "balances", now, expect_success=False, **state)
+        assert any(f"table {project.schema}.balances__tl_data_b is delta, the model's file_format is iceberg; nothing was written" in m
+                   for m in refused.messages), refused.messages
+        run(project, "balances", now, "--full-refresh", **state)
+        assert project.data_tables("balances") == ["balances__tl_data"]
+        assert project.table_format("balances__tl_data") == "iceberg"
+        assert not project.rows(f"show tables in {project.schema} like 'balances__tl_data*'"), "the Delta table is dropped"
+        project.write_source("transfers", TRANSFERS, BATCHES[4])
+        later = T0 + dt.timedelta(hours=5)
+        run(project, "balances", later, **state)
+        reference.run({"transfers": loaded + BATCHES[4]}, later)
+        assert_rows_equal(derived_table(project, "balances", reference), reference.rows(), label="balances in iceberg after a run")
+
+        project.file_format = "delta"
+        refused = run(project, "balances", later, expect_success=False, **state)
+        assert any(f"is iceberg, the model's file_format is delta; nothing was written" in m for m in refused.messages), refused.messages
+        run(project, "balances", later, "--full-refresh", **state)
+        assert project.data_tables("balances") == ["balances__tl_data_b"]
+        assert project.table_format("balances__tl_data_b") == "delta"
+        project.file_format = "iceberg"
+        assert project.data_tables("balances") == [], "the Iceberg table is dropped"
+        project.file_format = "delta"
+        assert_rows_equal(derived_table(project, "balances", reference), reference.rows(), label="balances back in delta")
+    finally:
+        project.file_format = original
+
+
 # ---- batch invariance: random arrivals and random splits (hypothesis) -------------------------
 
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402

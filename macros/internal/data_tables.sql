@@ -15,7 +15,12 @@
     Before the swap, readers and the model's state are as they were; after it, readers see the
     rebuilt rows. A run that finds both slots (a rebuild that died) reads the view's property
     to know which is live, finishes the swap if the view already reads the new table, and
-    drops the other one (finish_swap): the rerun is the same as if nothing had died. -#}
+    drops the other one (finish_swap): the rerun is the same as if nothing had died.
+
+    A --full-refresh that changes the model's file_format converts the same way: the new table
+    is the other slot in the new format (for Iceberg, in its catalog), and the old one, in
+    the old format, goes at the end. Without --full-refresh a table in another format is
+    refused by name. -#}
 
 {#- The model's two data table slots, stored in `format`. -#}
 {% macro data_table_slots(relation, format) %}
@@ -31,21 +36,57 @@
     {{- return(model_name ~ '__tl_rebuild') -}}
 {% endmacro %}
 
+{#- A stored table's name as the view's property records it: <schema>.<name>, the schema
+    prefixed with its catalog for Iceberg. -#}
+{% macro data_table_name(relation) %}
+    {{- return(relation.schema ~ '.' ~ relation.identifier) -}}
+{% endmacro %}
+
 {#- The data tables of the model whose view is `view`: {'live': the table its readers read (none
-    before a first build), 'stale': the other slot when it exists too (a rebuild that died),
-    'next': the slot a rebuild into a new table writes, 'rebuild_run': the invocation whose
-    swap made the view read the live one}. The view's properties are read only when both
-    slots exist (one statement); Iceberg's slots are looked up with one `show tables` each. -#}
-{% macro find_data_tables(view, format, full_refresh) %}
-    {%- set slots = tideline.data_table_slots(view, format) -%}
-    {%- set found = [tideline.find_stored_table(slots[0], format, full_refresh), tideline.find_stored_table(slots[1], format, true)] -%}
-    {%- set tables = {'live': found[0] or found[1], 'stale': none, 'rebuild_run': none} -%}
-    {%- if found[0] is not none and found[1] is not none -%}
-        {%- set properties = tideline.view_properties(view) -%}
-        {%- set live = 1 if properties.get('tideline.data_table') == slots[1].identifier else 0 -%}
-        {%- do tables.update({'live': found[live], 'stale': found[1 - live], 'rebuild_run': properties.get('tideline.rebuild_run')}) -%}
+    before a first build), 'stale': the other tables a rebuild that died left, 'next': the slot
+    a rebuild into a new table writes (in `format`, named unlike the live one), 'converting':
+    whether the live table is in another format than `format`, 'rebuild_run': the invocation
+    whose swap made the view read the live one, 'rebuild': whether this run rebuilds the model
+    (`full_refresh`, or no live table), 'beside': whether it rebuilds into the new slot (the
+    live table's columns differ from `layout`, see data_table_layout, or its format from
+    `format`), 'data': the table this run writes}. A live table in another format is refused
+    unless `full_refresh` (the rebuild converts it, beside, as for new columns).
+
+    Where it looks: the slots of `format` (dbt's relation cache; for Iceberg, one `show tables`
+    each), for Iceberg also the slots in spark_catalog (the cache), and, when a parquet or
+    Delta model finds none, the Iceberg table its view names. The view's properties are read
+    (one statement) only when the tables found are not exactly one. -#}
+{% macro find_data_tables(view, format, full_refresh, layout) %}
+    {%- set candidates = [] -%}
+    {%- for slot in tideline.data_table_slots(view, format) -%}
+        {%- set found = tideline.find_stored_table(slot, format, true) -%}
+        {%- if found is not none -%}{%- do candidates.append(found) -%}{%- endif -%}
+    {%- endfor -%}
+    {%- if format == 'iceberg' -%}
+        {%- for slot in tideline.data_table_slots(view, 'delta') -%}
+            {%- set found = adapter.get_relation(database=none, schema=slot.schema, identifier=slot.identifier) -%}
+            {%- if found is not none and found.type == 'table' -%}{%- do candidates.append(found) -%}{%- endif -%}
+        {%- endfor -%}
     {%- endif -%}
-    {%- do tables.update({'next': slots[1] if tables.live is not none and tables.live.identifier == slots[0].identifier else slots[0]}) -%}
+    {%- set properties = tideline.view_properties(view) if candidates | length > 1 or (not candidates and format != 'iceberg') else {} -%}
+    {%- set named = properties.get('tideline.data_table') -%}
+    {%- if not candidates and named and named.startswith(tideline.iceberg_catalog() ~ '.') -%}
+        {%- for slot in tideline.data_table_slots(view, 'iceberg') if tideline.data_table_name(slot) == named -%}
+            {%- set found = tideline.find_stored_table(slot, 'iceberg', true) -%}
+            {%- if found is not none -%}{%- do candidates.append(found) -%}{%- endif -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {%- set tables = {'live': candidates[0] if candidates else none, 'rebuild_run': properties.get('tideline.rebuild_run')} -%}
+    {%- for c in candidates if named in [tideline.data_table_name(c), c.identifier] -%}{%- do tables.update({'live': c}) -%}{%- endfor -%}
+    {%- set live = tables.live -%}
+    {%- do tables.update({'stale': candidates | reject('equalto', live) | list,
+                          'converting': live is not none and tideline.relation_file_format(live) != format}) -%}
+    {%- if tables.converting and not full_refresh -%}{%- do tideline.refuse_other_file_format(model.name, live, format) -%}{%- endif -%}
+    {%- set slots = tideline.data_table_slots(view, format) -%}
+    {%- do tables.update({'next': slots[1] if live is not none and live.identifier == slots[0].identifier else slots[0],
+                          'rebuild': full_refresh or live is none}) -%}
+    {%- do tables.update({'beside': tables.rebuild and live is not none and (tables.converting or tideline.data_table_layout(live) != layout)}) -%}
+    {%- do tables.update({'data': tables.next if tables.beside or live is none else live}) -%}
     {{- return(tables) -}}
 {% endmacro %}
 
@@ -66,7 +107,7 @@
     the view counts as committed (select_sql was built with it), recorded so that a rerun knows
     the swap happened. -#}
 {% macro replace_reader_view(view, select_sql, data=none, rebuild_run=none) %}
-    {%- set properties = {'tideline.data_table': data.identifier} if data is not none else {} -%}
+    {%- set properties = {'tideline.data_table': tideline.data_table_name(data)} if data is not none else {} -%}
     {%- if rebuild_run -%}{%- do properties.update({'tideline.rebuild_run': rebuild_run}) -%}{%- endif -%}
     {% call statement('create_view', fetch_result=false) %}
         create or replace view {{ view }}
@@ -79,7 +120,7 @@
     `rebuild_run`, that rebuild's pending state becomes the model's (promote); then the pending
     state and the stale table are dropped. Sends nothing when there is no stale table. -#}
 {% macro finish_swap(model_name, tables) %}
-    {%- if tables.stale is none -%}{{ return(none) }}{%- endif -%}
+    {%- if not tables.stale -%}{{ return(none) }}{%- endif -%}
     {%- set pending = tideline.pending_state_key(model_name) -%}
     {% set sql %}
         select * from {{ tideline.state_table() }}
@@ -97,8 +138,8 @@
         {%- do tideline.checkpoint(model_name, 'promoted') -%}
     {%- endif -%}
     {%- do tideline.forget_state(pending) -%}
-    {%- do adapter.drop_relation(tables.stale) -%}
-    {{ log("tideline " ~ model_name ~ ": dropped " ~ tables.stale ~ ", left by a rebuild into a new table"
+    {%- for stale in tables.stale -%}{%- do adapter.drop_relation(stale) -%}{%- endfor -%}
+    {{ log("tideline " ~ model_name ~ ": dropped " ~ tables.stale | join(', ') ~ ", left by a rebuild into a new table"
         ~ (" (its state promoted)" if promoted else ""), info=true) }}
 {% endmacro %}
 
@@ -107,5 +148,5 @@
 {% macro swap_data_table(model_name, view, view_sql, data, stale) %}
     {%- do tideline.replace_reader_view(view, view_sql, data, tideline.run_id()) -%}
     {%- do tideline.checkpoint(model_name, 'swapped') -%}
-    {%- do tideline.finish_swap(model_name, {'stale': stale, 'rebuild_run': tideline.run_id()}) -%}
+    {%- do tideline.finish_swap(model_name, {'stale': [stale], 'rebuild_run': tideline.run_id()}) -%}
 {% endmacro %}

@@ -22,11 +22,9 @@
     {%- set view = this.incorporate(type='view') -%}
     {%- set settings = tideline.continual_task_settings(this.identifier, sql, view) -%}
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
-    {%- set tables = tideline.find_data_tables(this, format, should_full_refresh()) -%}
-    {%- set rebuild = should_full_refresh() or tables.live is none -%}
-    {#- a rebuild of another layout writes the other slot and swaps readers onto it (data_tables.sql) -#}
-    {%- set beside = rebuild and tables.live is not none and tideline.data_table_layout(tables.live) != tideline.task_layout(settings) -%}
-    {%- set data = tables.next if beside or tables.live is none else tables.live -%}
+    {#- a rebuild of another layout or format writes the other slot and swaps readers onto it (data_tables.sql) -#}
+    {%- set tables = tideline.find_data_tables(this, format, should_full_refresh(), tideline.task_layout(settings)) -%}
+    {%- set rebuild, beside, data = tables.rebuild, tables.beside, tables.data -%}
 
     {#- tl_state: on-run-start creates it, but dbt leaves out a package's hooks when all of its models are disabled -#}
     {%- if not tideline.state_table_known() -%}{%- do tideline.ensure_state_tables() -%}{%- endif -%}
@@ -57,7 +55,6 @@
     {%- else -%}
         {%- do tideline.run_task_steps(settings, data, state, frontier, steps, rebuild) -%}
     {%- endif -%}
-    {%- if rebuild -%}{%- do tideline.drop_converted_table(data, format) -%}{%- endif -%}
     {{ log("tideline " ~ settings.name ~ ": " ~ steps | length ~ " steps up to " ~ frontier.frontier
         ~ (" (after " ~ state.frontier ~ ")" if state.frontier and not rebuild else " (first run)" if not state.creation else " (replayed from " ~ state.creation ~ ")")
         ~ ", " ~ frontier.documents.values() | sum ~ " input rows", info=true) }}

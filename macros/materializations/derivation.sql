@@ -22,13 +22,11 @@
     {%- set settings = tideline.derivation_settings(this.identifier, sql) -%}
     {%- set view = this.incorporate(type='view') -%}
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
-    {%- set tables = tideline.find_data_tables(this, format, should_full_refresh()) -%}
-    {%- set rebuild = should_full_refresh() or tables.live is none -%}
-    {%- if not rebuild -%}{%- do tideline.refuse_changed_layout(settings, tables.live) -%}{%- endif -%}
-    {#- an incremental run has the same layout (refused otherwise); a rebuild of another layout
+    {#- an incremental run has the same layout and format (refused otherwise); a rebuild of another layout or format
         writes the other slot and swaps readers onto it at the end (data_tables.sql) -#}
-    {%- set beside = rebuild and tables.live is not none and tideline.data_table_layout(tables.live) != tideline.derivation_layout(settings) -%}
-    {%- set data = tables.next if beside or tables.live is none else tables.live -%}
+    {%- set tables = tideline.find_data_tables(this, format, should_full_refresh(), tideline.derivation_layout(settings)) -%}
+    {%- set rebuild, beside, data = tables.rebuild, tables.beside, tables.data -%}
+    {%- if not rebuild -%}{%- do tideline.refuse_changed_layout(settings, tables.live) -%}{%- endif -%}
 
     {#- tl_state: on-run-start creates it, but dbt leaves out a package's hooks when all of its models are disabled -#}
     {%- if not tideline.state_table_known() -%}{%- do tideline.ensure_state_tables() -%}{%- endif -%}
@@ -70,7 +68,6 @@
             {%- do tideline.drop_old_generations(data, {'read_gen': plan.replaced_gen} if rebuild else plan, ['tl_part', ['row', 'register']]) -%}
         {%- endif -%}
     {%- endif -%}
-    {%- if rebuild -%}{%- do tideline.drop_converted_table(data, format) -%}{%- endif -%}
     {%- do tideline.log_derivation(settings, state, frontier) -%}
     {%- do tideline.store_main('tideline: ' ~ documents ~ ' documents') -%}
     {{ run_hooks(post_hooks) }}
