@@ -18,6 +18,7 @@ import pytest
 from croniter import croniter
 from hypothesis import HealthCheck, Phase, assume, given, settings, strategies as st
 
+from harness import own_target_path
 from tideline_tools.dbt import run_dbt
 
 FIELDS = [  # name, low, high (day of week up to 7, which is Sunday), names
@@ -25,6 +26,8 @@ FIELDS = [  # name, low, high (day of week up to 7, which is Sunday), names
     ("month", 1, 12, ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]),
     ("day-of-week", 0, 7, ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]),
 ]
+# dbt's target folder of this module's calls (own_target_path says why)
+TARGET_PATH = ["--target-path", str(own_target_path("cron"))]
 
 
 def evaluate(runner, cases: list[tuple[str, dt.datetime]]) -> list[list]:
@@ -35,7 +38,7 @@ def evaluate(runner, cases: list[tuple[str, dt.datetime]]) -> list[list]:
             lines.append(event.info.msg)
 
     args = json.dumps({"cases": [[e, t.strftime("%Y-%m-%d %H:%M:%S")] for e, t in cases]})
-    run_dbt(["run-operation", "tideline.cron_cases", "--args", args], target=runner.target, on_event=on_event)
+    run_dbt(["run-operation", "tideline.cron_cases", "--args", args, *TARGET_PATH], target=runner.target, on_event=on_event)
     assert len(lines) == 1
     return json.loads(lines[0].removeprefix("tideline cron cases: "))
 
@@ -150,7 +153,7 @@ def test_the_seed_examples(runner):
 ])
 def test_malformed_expressions_are_refused_naming_the_field(runner, expression, message):
     args = json.dumps({"cases": [[expression, "2025-01-01 00:00"]]})
-    result = run_dbt(["run-operation", "tideline.cron_cases", "--args", args], target=runner.target, expect_success=False)
+    result = run_dbt(["run-operation", "tideline.cron_cases", "--args", args, *TARGET_PATH], target=runner.target, expect_success=False)
     text = "\n".join(result.messages)
     assert not result.success
     assert f"tideline: update_cron = {json.dumps(expression)} is not a valid cron expression: {message}" in text, text
