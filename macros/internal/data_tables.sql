@@ -57,8 +57,9 @@
     Delta model finds none, the Iceberg table its view names. The view's properties are read
     (one statement) only when the tables found are not exactly one. -#}
 {% macro find_data_tables(view, format, full_refresh, layout) %}
+    {%- set slots = tideline.data_table_slots(view, format) -%}
     {%- set candidates = [] -%}
-    {%- for slot in tideline.data_table_slots(view, format) -%}
+    {%- for slot in slots -%}
         {%- set found = tideline.find_stored_table(slot, format, true) -%}
         {%- if found is not none -%}{%- do candidates.append(found) -%}{%- endif -%}
     {%- endfor -%}
@@ -82,7 +83,6 @@
     {%- do tables.update({'stale': candidates | reject('equalto', live) | list,
                           'converting': live is not none and tideline.relation_file_format(live) != format}) -%}
     {%- if tables.converting and not full_refresh -%}{%- do tideline.refuse_other_file_format(model.name, live, format) -%}{%- endif -%}
-    {%- set slots = tideline.data_table_slots(view, format) -%}
     {%- do tables.update({'next': slots[1] if live is not none and live.identifier == slots[0].identifier else slots[0],
                           'rebuild': full_refresh or live is none}) -%}
     {%- do tables.update({'beside': tables.rebuild and live is not none and (tables.converting or tideline.data_table_layout(live) != layout)}) -%}
