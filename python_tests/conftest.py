@@ -108,3 +108,41 @@ def project(runner, request, file_format):
     proj.reset()
     yield proj
     proj.reset()
+
+
+# ---- where a test's time goes (TIDELINE_SUITE_PROFILE=<file>: one JSON line per test) --------
+if os.environ.get("TIDELINE_SUITE_PROFILE"):
+    import json
+    import time
+
+    import harness
+    from tideline_tools import sql as _sql
+
+    _spent: dict[str, float] = {}
+
+    def _timed(owner, name, key):
+        inner = getattr(owner, name)
+
+        def timed(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                _spent[key] = _spent.get(key, 0.0) + time.perf_counter() - start
+                _spent[key + "_calls"] = _spent.get(key + "_calls", 0) + 1
+        setattr(owner, name, timed)
+
+    _timed(harness, "run_dbt", "dbt")
+    for _runner in (_sql.LocalSpark, _sql.ThriftSpark):
+        for _name in ("execute", "rows", "columns"):
+            _timed(_runner, _name, "sql")
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(item, nextitem):
+        _spent.clear()
+        start = time.perf_counter()
+        yield
+        record = {"test": item.nodeid, "wall": round(time.perf_counter() - start, 1),
+                  **{k: round(v, 1) for k, v in _spent.items()}}
+        with open(os.environ["TIDELINE_SUITE_PROFILE"], "a") as out:
+            out.write(json.dumps(record) + "\n")

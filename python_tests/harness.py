@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 import fcntl
+import hashlib
+import json
 import os
 import re
 from collections import Counter
@@ -118,12 +120,18 @@ class Project:
             self.runner.execute(f"insert into {name} values {literals}")
 
     # ---- dbt ---------------------------------------------------------------------------
-    def target_path(self, project_dir=None) -> Path:
-        """This project's own dbt target folder. dbt parses the whole project again (about 1 s)
-        when the profile changed since the folder's last parse, and the profile's schema is
-        the project's: with one folder for all, two projects taking turns would each parse
-        everything on every run. Each pytest process (xdist worker) has folders of its own."""
-        return own_target_path(self.name, project_dir)
+    def target_path(self, project_dir=None, vars: dict[str, Any] | None = None) -> Path:
+        """This project's own dbt target folder for these vars (the module's base vars and
+        `vars`; tideline__now goes to the environment, see dbt). dbt parses the whole project
+        again (about 3 s here) when the profile or the vars changed since the folder's last
+        parse: the profile's schema is the project's, and many scenarios alternate between a few
+        sets of vars (a crash var, then none), so each set has a folder of its own in which
+        dbt's partial parsing holds. Each pytest process (xdist worker) has folders of its own."""
+        merged = {**self.base_vars, **(vars or {})}
+        if well_formed_now(str(merged.get("tideline__now"))):
+            del merged["tideline__now"]
+        key = hashlib.sha1(json.dumps(merged, sort_keys=True, default=str).encode()).hexdigest()[:12]
+        return own_target_path(self.name, project_dir) / key
 
     def dbt(self, *args: str, vars: dict[str, Any] | None = None, expect_success: bool = True,
             project_dir=None, on_event=None, profiles_dir=None) -> DbtResult | None:
@@ -151,12 +159,13 @@ class Project:
              project_dir=None, on_event=None, profiles_dir=None) -> DbtResult:
         os.environ["TIDELINE_SCHEMA"] = self.schema
         os.environ["TIDELINE_FILE_FORMAT"] = self.file_format
-        if args and args[0] in PARSING_COMMANDS and "--target-path" not in args:
-            args = (*args, "--target-path", str(self.target_path(project_dir)))
         merged = {**self.base_vars, **(vars or {})}
         now = merged.get("tideline__now")
         now = str(now) if isinstance(now, dt.datetime) else now
-        if well_formed_now(now) and "TIDELINE_NOW" not in os.environ:
+        pinned = well_formed_now(now) and "TIDELINE_NOW" not in os.environ
+        if args and args[0] in PARSING_COMMANDS and "--target-path" not in args:
+            args = (*args, "--target-path", str(self.target_path(project_dir, merged)))
+        if pinned:
             del merged["tideline__now"]
             os.environ["TIDELINE_NOW"] = now
             try:

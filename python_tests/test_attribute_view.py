@@ -87,9 +87,9 @@ def test_the_generated_models_pass_sqlfluff_and_the_attributes_read_only_the_dai
     if not has_filtered_events(project):
         project.load(WORLD, until=dt.datetime(2025, 5, 3), cadence_seconds=3600)
         project.dbt("run", "--select", "tl_filtered_events", vars={**SETTINGS.vars(), "tideline__now": "2025-05-03"})
-    project.dbt("compile", "--select", "user_signals_daily", "user_signals",
-                vars={**SETTINGS.vars(), "tideline__now": "2025-05-12 05:00"})
-    compiled = project.target_path() / "compiled/tideline/models/examples"
+    settings = {**SETTINGS.vars(), "tideline__now": "2025-05-12 05:00"}
+    project.dbt("compile", "--select", "user_signals_daily", "user_signals", vars=settings)
+    compiled = project.target_path(vars=settings) / "compiled/tideline/models/examples"
     lint_dir = ROOT / "target/attribute_view_lint"
     shutil.rmtree(lint_dir, ignore_errors=True)
     lint_dir.mkdir(parents=True)

@@ -151,7 +151,16 @@ def test_maintenance_compacts_and_vacuums_every_delta_table_and_changes_no_row(p
     assert {name: delta_history(project, name) for name in tables} == histories
     assert_unchanged(project, before)
 
+    refused = project.dbt("run-operation", "tideline.maintain_tables", "--args", "{listing_tasks: 0}", expect_success=False, vars=state_vars)
+    assert ("tideline: maintain_tables: listing_tasks = 0 is invalid; accepted: a whole number >= 1"
+            in "\n".join(refused.messages)), refused.messages
+    assert {name: delta_history(project, name) for name in tables} == histories
+
+    listing = "spark.sql.sources.parallelPartitionDiscovery.parallelism"
+    session_listing = project.rows(f"set {listing}")
     project.dbt("run-operation", "tideline.maintain_tables", vars=state_vars)
+    # its vacuums list files in 16 tasks (Delta's 10,000 cost ~30 s a table), then the session's value is back
+    assert project.rows(f"set {listing}") == session_listing
     for name in tables:
         added = delta_history(project, name)[len(histories[name]):]
         assert "VACUUM END" in added, f"{name}: no vacuum in its history after maintenance: {added}"

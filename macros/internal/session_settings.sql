@@ -59,6 +59,21 @@
     {{- return(stated) -}}
 {% endmacro %}
 
+{#- The session's value of one setting (`set <key>`: its default when nothing states it). -#}
+{% macro session_setting(key) %}
+    {% set sql %}
+        set {{ key }}
+    {% endset %}
+    {{- return(run_query(sql).rows[0]['value'] | string) -}}
+{% endmacro %}
+
+{#- `set <key> = <value>` for the statements that follow. -#}
+{% macro set_session_setting(key, value) %}
+    {% call statement('set_session_setting', fetch_result=false) %}
+        set {{ key }} = {{ value }}
+    {% endcall %}
+{% endmacro %}
+
 {#- True when `value` is one tideline works with for `setting`. -#}
 {% macro setting_accepts(setting, value) %}
     {%- set good = [setting.value] + setting.accepted -%}
@@ -88,9 +103,7 @@
             ~ " tideline then sets them itself for its statements).") }}
     {%- endif -%}
     {%- for setting in unstated -%}
-        {% call statement('set_session_setting', fetch_result=false) %}
-            set {{ setting.key }} = {{ setting.value }}
-        {% endcall %}
+        {%- do tideline.set_session_setting(setting.key, setting.value) -%}
     {%- endfor -%}
     {{- return('') -}}
 {% endmacro %}
