@@ -75,15 +75,22 @@ class Project:
         if self.runner.target != "local":   # the cluster tests write no Iceberg table (conftest)
             return
         namespace = f"{ICEBERG_CATALOG}.{schema}"
-        try:
-            tables = self.rows(f"show tables in {namespace}")
-        except Exception as e:   # no such namespace (or no warehouse yet)
-            if "amespace" not in str(e) and "SCHEMA_NOT_FOUND" not in str(e):
-                raise
+        tables = self.iceberg_tables(schema)
+        if tables is None:
             return
         for row in tables:
             self.runner.execute(f"drop table if exists {namespace}.{row[1]} purge")
         self.runner.execute(f"drop namespace if exists {namespace}")
+
+    def iceberg_tables(self, schema: str | None = None, like: str = "*") -> list[tuple] | None:
+        """The `show tables` rows of a schema's namespace in the Iceberg catalog (this project's
+        schema by default); None when there is no such namespace (or no warehouse yet)."""
+        try:
+            return self.rows(f"show tables in {ICEBERG_CATALOG}.{schema or self.schema} like '{like}'")
+        except Exception as e:
+            if "amespace" not in str(e) and "SCHEMA_NOT_FOUND" not in str(e):
+                raise
+            return None
 
     def pipeline_state(self) -> dict[str, list[dict]]:
         """Every table of the time-based pipeline as a reader sees it (committed state only)."""

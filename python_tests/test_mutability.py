@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from harness import Project, assert_rows_equal
+from harness import ICEBERG_CATALOG, Project, assert_rows_equal
 
 MUTABILITY = Path(__file__).parent / "mutability_project"
 
@@ -61,6 +61,41 @@ def test_immutable_is_built_once_and_refuses_a_changed_sql(project, deps):
     project.assert_table_equals("catalog_immutable", expected)
     run(project, "catalog_immutable", "2025-06-01 10:00", "--full-refresh", mutability__catalog_filter="code <> 'a'")
     project.assert_table_equals("catalog_immutable", [{"code": "b", "label": "Banana"}, {"code": "c", "label": "Cherry"}])
+
+
+def version_tables(project, model: str) -> dict[str, list[str]]:
+    """The model's version tables, by where they are stored: spark_catalog and the Iceberg catalog."""
+    return {"spark_catalog": sorted(r[1] for r in project.rows(f"show tables in {project.schema} like '{model}__tl_v*'")),
+            "iceberg": sorted(r[1] for r in project.iceberg_tables(like=f"{model}__tl_v*") or [])}
+
+
+@pytest.mark.local_only
+def test_a_version_table_in_another_format_is_refused_until_a_full_refresh_converts_it(project, deps):
+    """A model whose file_format changed is refused by name with the fix, its rows, properties and
+    version tables unchanged; `--full-refresh` builds the next version in the new format (parquet
+    to Iceberg and back), and the version two builds back is dropped where it is stored."""
+    model, expected = "catalog_immutable", [{"code": "a", "label": "Apple"}, {"code": "b", "label": "Banana"}]
+    project.file_format = "parquet"
+    project.write_source("catalog", "code string, label string", [("a", "Apple"), ("b", "Banana")], replace=True)
+    run(project, model, "2025-01-01 10:00", "--full-refresh")   # the module's earlier tests built it too
+    v = int(properties(project, model)["tideline.version"])       # the version its view reads, parquet
+    for found, wanted, table in [("parquet", "iceberg", f"{project.schema}.{model}__tl_v{v}"),
+                                 ("iceberg", "parquet", f"{ICEBERG_CATALOG}.{project.schema}.{model}__tl_v{v + 1}")]:
+        project.file_format = wanted
+        before = (properties(project, model), version_tables(project, model))
+        refused = run(project, model, "2025-01-02 10:00", expect_success=False)
+        assert not refused.success
+        assert (f"tideline: model {model}: table {table} is {found}, the model's file_format is {wanted}; nothing was written."
+                f" Convert it with dbt run --full-refresh --select {model}") in "\n".join(refused.messages), refused.messages
+        assert (properties(project, model), version_tables(project, model)) == before
+        project.assert_table_equals(model, expected)
+        run(project, model, "2025-01-02 10:00", "--full-refresh")
+        project.assert_table_equals(model, expected)
+    # v (parquet) dropped by the build of v+2 (parquet), the readers' view on it; v+1 (Iceberg) kept for readers still scanning it
+    assert version_tables(project, model) == {"spark_catalog": [f"{model}__tl_v{v + 2}"], "iceberg": [f"{model}__tl_v{v + 1}"]}
+    run(project, model, "2025-01-03 10:00", "--full-refresh")   # v+3: v+1 is dropped from the Iceberg catalog
+    assert version_tables(project, model) == {"spark_catalog": [f"{model}__tl_v{v + 2}", f"{model}__tl_v{v + 3}"], "iceberg": []}
+    assert properties(project, model)["tideline.previous_format"] == "parquet"
 
 
 @pytest.mark.both_targets

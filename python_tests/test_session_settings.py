@@ -29,7 +29,7 @@ pytestmark = pytest.mark.local_only
 # The settings tideline checks or sets (macros/internal/session_settings.sql, default__session_settings).
 SESSION_KEYS = (
     "spark.sql.session.timeZone", "spark.sql.sources.partitionOverwriteMode", "spark.sql.storeAssignmentPolicy",
-    "spark.sql.ansi.enabled", "spark.sql.timestampType", "spark.sql.caseSensitive",
+    "spark.sql.ansi.enabled", "spark.sql.timestampType", "spark.sql.caseSensitive", "spark.sql.defaultCatalog",
     "spark.sql.legacy.allowNonEmptyLocationInCTAS", "spark.sql.parquet.outputTimestampType",
     "spark.sql.hive.metastorePartitionPruningInSetThreshold", "spark.sql.hive.metastorePartitionPruningFallbackOnException",
 )
@@ -41,6 +41,7 @@ UNFRIENDLY = {
     "spark.sql.storeAssignmentPolicy": "LEGACY",
     "spark.sql.timestampType": "TIMESTAMP_NTZ",
     "spark.sql.caseSensitive": "true",
+    "spark.sql.defaultCatalog": "tideline_iceberg",
 }
 
 

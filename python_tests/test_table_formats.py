@@ -115,8 +115,27 @@ def test_a_parquet_pipeline_is_refused_as_iceberg_until_a_full_refresh_converts_
     project.load(WORLD, until=now, cadence_seconds=3600)
     project.dbt("run", "--select", *SELECT, vars={**state_vars, "tideline__now": str(now)})
     incremental = {name: data_rows(project.table(name)) for name in SELECT}
+
+    # back to parquet: the Iceberg tables are found and refused, nothing changes, until a
+    # --full-refresh converts them (then the Iceberg tables go)
+    iceberg_tables = ["tl_filtered_events__tl_rows", "daily_user_activity"]
+    stored = {name: project.table(f"{ICEBERG_CATALOG}.{project.schema}.{name}") for name in iceberg_tables}
+    before = everything(project)
     project.file_format = "parquet"
+    run_vars = {**state_vars, "tideline__now": str(now + dt.timedelta(hours=1))}
+    result = project.dbt("run", "--select", *SELECT, expect_success=False, vars=run_vars)
+    assert not result.success
+    message = "\n".join(result.messages)
+    assert (f"tideline: model tl_filtered_events: table {ICEBERG_CATALOG}.{project.schema}.tl_filtered_events__tl_rows is iceberg,"
+            " the model's file_format is parquet; nothing was written. Convert it with dbt run --full-refresh --select tl_filtered_events") in message, message
+    assert_unchanged(project, before)
+    for name in iceberg_tables:
+        assert_rows_equal(project.table(f"{ICEBERG_CATALOG}.{project.schema}.{name}"), stored[name], label=f"{ICEBERG_CATALOG}: {name}")
+
     project.dbt("run", "--full-refresh", "--select", *SELECT, vars={**state_vars, "tideline__now": str(now)})
+    project.assert_formats(iceberg_tables)
+    assert not [r[1] for r in project.iceberg_tables() if r[1] in iceberg_tables], \
+        "the converted Iceberg tables are dropped"
     for name in SELECT:
         assert_rows_equal(incremental[name], data_rows(project.table(name)), label=f"{name}: iceberg incremental against a parquet rebuild")
     assert incremental["daily_user_activity"]

@@ -4,6 +4,8 @@
     python -m tideline_tools.peer_benchmark --days 10       # a quicker look
     python -m tideline_tools.peer_benchmark --systems source,mb3 --days 10 --steps   # two of them
     python -m tideline_tools.peer_benchmark --file-format delta   # every system's tables in Delta
+    python -m tideline_tools.peer_benchmark --file-format iceberg # in Iceberg (the peers' schemas are
+                                                                  # namespaces of the Iceberg catalog)
 
 The simulation: Snowplow-shaped events over `--days` days, loaded every hour, `--late-share` of
 them loaded 1 to `--max-late-days` days late. Every day at midnight each system runs once and
@@ -56,6 +58,50 @@ SOURCE_SCHEMA = "peer_source"
 START = dt.datetime(2025, 1, 1)
 MICRO = dt.timedelta(microseconds=1)
 SYSTEM_KEYS = ("tideline", "source", "mb3", "mb10", "plain", "floor", "hand")   # --systems
+ICEBERG_CATALOG = "tideline_iceberg"   # the var tideline__iceberg_catalog of the project's profiles
+
+
+def peer_schema(name: str, file_format: str) -> str:
+    """Where the hand-written job keeps its tables: the schema `name`, or for iceberg the
+    namespace `name` of the Iceberg catalog (Delta owns spark_catalog, where `using iceberg` is
+    refused). tideline puts its Iceberg tables there on its own, behind views in `name`."""
+    return f"{ICEBERG_CATALOG}.{name}" if file_format == "iceberg" else name
+
+
+@contextmanager
+def current_catalog(catalog: str | None):
+    """The dbt peers (microbatch, plain dbt) on Iceberg: their runs see the Iceberg catalog as the
+    session's current catalog, so that their `<schema>.<table>` names and dbt-spark's relation
+    cache (whose `show tables` fallback for Iceberg names a table by its namespace alone) mean
+    the Iceberg catalog's tables; the source is read as `spark_catalog.<schema>.events`. Set back
+    to spark_catalog after each run, before tideline's next (tideline refuses another one)."""
+    if catalog is None:
+        yield
+        return
+    from pyspark.sql import SparkSession
+
+    spark = SparkSession.builder.getOrCreate()
+    spark.catalog.setCurrentCatalog(catalog)
+    try:
+        with env(PEER_SOURCE_SCHEMA=f"spark_catalog.{SOURCE_SCHEMA}"):
+            yield
+    finally:
+        spark.catalog.setCurrentCatalog("spark_catalog")
+
+
+def drop_schema(runner, name: str) -> None:
+    """A schema of spark_catalog and the namespace of the same name in the Iceberg catalog, with
+    their tables (the namespace only when it exists)."""
+    runner.execute(f"drop schema if exists {name} cascade")
+    try:
+        tables = runner.rows(f"show tables in {ICEBERG_CATALOG}.{name}")
+    except Exception as exc:   # no such namespace, or no Iceberg warehouse yet
+        if "amespace" not in str(exc) and "SCHEMA_NOT_FOUND" not in str(exc):
+            raise
+        return
+    for row in tables:
+        runner.execute(f"drop table if exists {ICEBERG_CATALOG}.{name}.{row[1]} purge")
+    runner.execute(f"drop namespace if exists {ICEBERG_CATALOG}.{name}")
 
 
 @contextmanager
@@ -90,7 +136,7 @@ def dbt_run(args: list[str], project_dir, schema: str, vars_: dict | None = None
             marks["parsed"] = time.monotonic()
             trace.append((marks["parsed"], "[run starts]"))
 
-    extra = {"TIDELINE_SCHEMA": schema, "PEER_SOURCE_SCHEMA": SOURCE_SCHEMA}
+    extra = {"TIDELINE_SCHEMA": schema, "PEER_SOURCE_SCHEMA": os.environ.get("PEER_SOURCE_SCHEMA", SOURCE_SCHEMA)}
     if now is not None:
         extra["TIDELINE_NOW"] = str(now)
     with env(**extra):
@@ -147,8 +193,8 @@ class TidelineSource(Tideline):
 
 
 class Microbatch:
-    def __init__(self, schema: str, lookback: int):
-        self.schema, self.lookback = schema, lookback
+    def __init__(self, schema: str, lookback: int, catalog: str | None = None):
+        self.schema, self.lookback, self.catalog = schema, lookback, catalog
         self.name = f"microbatch lookback {lookback}"
         self.built = False
 
@@ -158,11 +204,12 @@ class Microbatch:
         today = dt.datetime.combine(now.date(), dt.time())
         start = today - dt.timedelta(days=self.lookback) if self.built else START
         self.built = True
-        return dbt_run(["run", "--select", "daily_user_events", "--event-time-start", start.isoformat(),
-                        "--event-time-end", now.isoformat()], MICROBATCH_PROJECT, self.schema)
+        with current_catalog(self.catalog):
+            return dbt_run(["run", "--select", "daily_user_events", "--event-time-start", start.isoformat(),
+                            "--event-time-end", now.isoformat()], MICROBATCH_PROJECT, self.schema)
 
     def table(self) -> str:
-        return f"{self.schema}.daily_user_events"
+        return f"{self.catalog or 'spark_catalog'}.{self.schema}.daily_user_events"
 
 
 class PlainDbtExact:
@@ -173,14 +220,15 @@ class PlainDbtExact:
     name = "plain dbt, exact"
     model = "daily_user_events_exact"
 
-    def __init__(self, schema: str):
-        self.schema = schema
+    def __init__(self, schema: str, catalog: str | None = None):
+        self.schema, self.catalog = schema, catalog
 
     def step(self, now: dt.datetime) -> dict:
-        return dbt_run(["run", "--select", self.model], MICROBATCH_PROJECT, self.schema, now=now)
+        with current_catalog(self.catalog):
+            return dbt_run(["run", "--select", self.model], MICROBATCH_PROJECT, self.schema, now=now)
 
     def table(self) -> str:
-        return f"{self.schema}.{self.model}"
+        return f"{self.catalog or 'spark_catalog'}.{self.schema}.{self.model}"
 
 
 class PlainDbtFloor(PlainDbtExact):
@@ -293,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-catch-up", action="store_true", help="skip the one-run catch-up")
     parser.add_argument("--steps", action="store_true",
                         help="print where the last daily run of tideline, of microbatch lookback 3 and of the plain dbt models went, statement by statement")
-    parser.add_argument("--file-format", choices=["parquet", "delta"], default="parquet",
+    parser.add_argument("--file-format", choices=["parquet", "delta", "iceberg"], default="parquet",
                         help="the format of every system's tables (tideline's state too); default parquet")
     parser.add_argument("--systems", default=",".join(SYSTEM_KEYS),
                         help=f"the systems to run, comma-separated (default: all of {','.join(SYSTEM_KEYS)})")
@@ -322,15 +370,17 @@ def main(argv: list[str] | None = None) -> int:
     schemas = [SOURCE_SCHEMA, "peer_tideline", "peer_tideline_src", "peer_tideline_src_cu", "peer_mb3", "peer_mb10", "peer_plain", "peer_floor",
                "peer_hand", "peer_tideline_cu", "peer_mb_cu", "peer_plain_cu", "peer_floor_cu", "peer_hand_cu"]
     for schema in schemas:
-        runner.execute(f"drop schema if exists {schema} cascade")
+        drop_schema(runner, schema)
+    fmt = args.file_format
+    catalog = ICEBERG_CATALOG if fmt == "iceberg" else None   # the dbt peers' current catalog
     run_dbt(["deps"], project_dir=TIDELINE_PROJECT)
 
     # built only when wanted: a system's constructor may create its tables
     systems = [make() for key, make in [
         ("tideline", lambda: Tideline("peer_tideline")), ("source", lambda: TidelineSource("peer_tideline_src")),
-        ("mb3", lambda: Microbatch("peer_mb3", 3)), ("mb10", lambda: Microbatch("peer_mb10", 10)),
-        ("plain", lambda: PlainDbtExact("peer_plain")), ("floor", lambda: PlainDbtFloor("peer_floor")),
-        ("hand", lambda: HandWritten(runner.spark, "peer_hand", args.file_format))] if key in wanted]
+        ("mb3", lambda: Microbatch("peer_mb3", 3, catalog)), ("mb10", lambda: Microbatch("peer_mb10", 10, catalog)),
+        ("plain", lambda: PlainDbtExact("peer_plain", catalog)), ("floor", lambda: PlainDbtFloor("peer_floor", catalog)),
+        ("hand", lambda: HandWritten(runner.spark, peer_schema("peer_hand", fmt), fmt))] if key in wanted]
     runs: dict[str, list[dict]] = {s.name: [] for s in systems}
     print(f"{args.file_format} tables; {args.days} daily runs over {world.rows_total()} events ({args.events_per_day} a day, "
           f"{args.users} users, {args.late_share:.0%} loaded 1-{args.max_late_days} days late)", flush=True)
@@ -361,8 +411,8 @@ def main(argv: list[str] | None = None) -> int:
         final = START + dt.timedelta(days=args.days)
         catch_up = [make() for key, make in [
             ("tideline", lambda: Tideline("peer_tideline_cu")), ("source", lambda: TidelineSource("peer_tideline_src_cu")),
-            ("mb3", lambda: Microbatch("peer_mb_cu", 3)), ("plain", lambda: PlainDbtExact("peer_plain_cu")),
-            ("floor", lambda: PlainDbtFloor("peer_floor_cu")), ("hand", lambda: HandWritten(runner.spark, "peer_hand_cu", args.file_format))] if key in wanted]
+            ("mb3", lambda: Microbatch("peer_mb_cu", 3, catalog)), ("plain", lambda: PlainDbtExact("peer_plain_cu", catalog)),
+            ("floor", lambda: PlainDbtFloor("peer_floor_cu", catalog)), ("hand", lambda: HandWritten(runner.spark, peer_schema("peer_hand_cu", fmt), fmt))] if key in wanted]
         results = {}
         for system in catch_up:
             results[system.name] = system.step(final)

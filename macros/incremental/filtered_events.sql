@@ -143,7 +143,7 @@
             {%- do tideline.replace_table(rows_relation, select_sql, 'event_date', none, format) -%}
         {%- endif -%}
         {%- do tideline._create_committed_rows_view(relation, rows_relation, existing is none) -%}
-        {%- do tideline.drop_converted_table(rows_relation, format) -%}
+        {%- if existing is none -%}{%- do tideline.drop_converted_table(rows_relation, format) -%}{%- endif -%}
         {%- do tideline.log_run(model_name, none if first_run else run.lower, run.upper, 0, 0, 0,
             rows_without_load_time=run.rows_without_load_time) -%}
         {%- do tideline.warn_unreadable_rows(run) -%}

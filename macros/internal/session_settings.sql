@@ -36,6 +36,8 @@
          'why': 'timestamp literals and the timestamp columns tideline creates are instants (TIMESTAMP_NTZ would make them wall-clock times)'},
         {'key': 'spark.sql.caseSensitive', 'value': 'false', 'strict': true, 'accepted': [],
          'why': "column names are matched as dbt and tideline's SQL write them"},
+        {'key': 'spark.sql.defaultCatalog', 'value': 'spark_catalog', 'strict': true, 'accepted': [],
+         'why': "dbt's relations and tideline's tables are named <schema>.<name> in spark_catalog (Iceberg tables in the catalog tideline__iceberg_catalog, named in full)"},
         {'key': 'spark.sql.legacy.allowNonEmptyLocationInCTAS', 'value': 'true', 'strict': false, 'accepted': [],
          'why': "a process killed during a first build leaves the table's folder without the table; the rerun's build writes into that folder"},
         {'key': 'spark.sql.parquet.outputTimestampType', 'value': 'TIMESTAMP_MICROS', 'strict': false, 'accepted': [],

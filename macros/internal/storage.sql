@@ -30,13 +30,20 @@
 
 {#- The stored table of `relation` in `format` if it exists, else none: dbt's relation cache for
     parquet and delta (no statement); one `show tables` of the schema's Iceberg namespace for
-    iceberg (the namespace is created at run start, ensure_iceberg_namespaces). For iceberg,
-    unless `full_refresh`, a parquet or Delta table of the same name in spark_catalog (the
-    model's file_format changed) is refused with the fix, as refuse_other_file_format does. -#}
+    iceberg (the namespace is created at run start, ensure_iceberg_namespaces). Unless
+    `full_refresh`, a table of the same name in the other storage (the model's file_format
+    changed) is refused with the fix, as refuse_other_file_format does: for iceberg a parquet or
+    Delta table in spark_catalog; for parquet and delta, when there is no table in spark_catalog,
+    the Iceberg table the model's view reads (find_iceberg_table). -#}
 {% macro find_stored_table(relation, format, full_refresh=true) %}
     {%- set stored = tideline.stored_relation(relation, format) -%}
     {%- set cached = adapter.get_relation(database=none, schema=tideline.unstored_schema(relation), identifier=relation.identifier) -%}
-    {%- if format != 'iceberg' -%}{{ return(cached) }}{%- endif -%}
+    {%- if format != 'iceberg' -%}
+        {%- if cached is none and not full_refresh -%}
+            {%- do tideline.refuse_other_file_format(model.name, tideline.find_iceberg_table(relation), format) -%}
+        {%- endif -%}
+        {{- return(cached) -}}
+    {%- endif -%}
     {%- if cached is not none and not full_refresh -%}
         {#- the table of a parquet or Delta model, whose file_format became iceberg -#}
         {%- do tideline.refuse_other_file_format(model.name, cached, format) -%}
@@ -46,6 +53,31 @@
     {% endset %}
     {%- set found = run_query(sql).rows | selectattr('tableName', 'equalto', stored.identifier) | list -%}
     {{- return(stored if found else none) -}}
+{% endmacro %}
+
+{#- The Iceberg table of the same schema and name as `relation` that the model's view (`this`)
+    reads, else none: what a model whose file_format went from iceberg back to parquet or delta
+    left. One `describe` of the view (its text names the table it reads); nothing is sent when
+    the model is not a view or the session has no Iceberg catalog. -#}
+{% macro find_iceberg_table(relation) %}
+    {%- set view = adapter.get_relation(database=none, schema=tideline.unstored_schema(relation), identifier=model.name) -%}
+    {%- if view is none or view.type != 'view' or not tideline.iceberg_catalog_configured() -%}
+        {{- return(none) -}}
+    {%- endif -%}
+    {%- set stored = tideline.stored_relation(relation, 'iceberg') -%}
+    {% set sql %}
+        describe table extended {{ view }}
+    {% endset %}
+    {%- for row in run_query(sql).rows if row['col_name'] == 'View Text' -%}
+        {%- if (stored | string | lower) in (row['data_type'] | replace('`', '') | lower) -%}{{ return(stored) }}{%- endif -%}
+    {%- endfor -%}
+    {{- return(none) -}}
+{% endmacro %}
+
+{#- Whether the session has the Iceberg catalog tideline writes to (it is stated: a catalog is a
+    static setting). -#}
+{% macro iceberg_catalog_configured() %}
+    {{- return(('spark.sql.catalog.' ~ tideline.iceberg_catalog()) in tideline.stated_session_settings()) -}}
 {% endmacro %}
 
 {#- A model stored as a table in parquet and delta is read through a view of its Iceberg table
@@ -97,7 +129,9 @@
 {% endmacro %}
 
 {#- The storage of a model that is a table in parquet and delta (a daily aggregate, a
-    tideline_table): {'table': the stored table, 'existing': it if it exists, else none}. The
+    tideline_table): {'table': the stored table, 'existing': it if it exists, else none,
+    'converts': whether this run converts the model from another storage (drop_converted_table
+    after its build)}. The
     model's relation in spark_catalog must be what its format makes it (a table; a view of the
     Iceberg table for iceberg): another one is refused before anything is written, unless the
     run rebuilds the model (`--full-refresh` converts it). -#}
@@ -111,14 +145,25 @@
             ~ relation.identifier ~ ", or set file_format back.") }}
     {%- endif -%}
     {%- set existing = found if format != 'iceberg' else tideline.find_stored_table(relation, format) -%}
-    {{- return({'table': tideline.stored_relation(relation, format), 'existing': existing}) -}}
+    {{- return({'table': tideline.stored_relation(relation, format), 'existing': existing,
+                'converts': found is not none and found.type != wanted_type}) -}}
 {% endmacro %}
 
-{#- After a rebuild into an Iceberg table has committed: the parquet or Delta table of the same
-    name that it converted (the model's file_format changed) is dropped. Readers left it at the
-    commit; until then they read it. Sends nothing when there is none. -#}
+{#- After a rebuild that converted a model's table has committed (its file_format changed), the
+    table of the same name in the other storage is dropped: for iceberg the parquet or Delta table
+    of spark_catalog (dbt's cache: no statement when there is none), for parquet and delta the
+    Iceberg table of the same name, if any (`drop table if exists`; nothing when the session has
+    no Iceberg catalog). Call it on rebuilds only. Readers left it at the commit; until then they
+    read it. -#}
 {% macro drop_converted_table(relation, format) %}
-    {%- if format != 'iceberg' -%}{{ return(none) }}{%- endif -%}
+    {%- if format != 'iceberg' -%}
+        {%- if tideline.iceberg_catalog_configured() -%}
+            {% call statement('drop_converted_table', fetch_result=false) %}
+                drop table if exists {{ tideline.stored_relation(relation, 'iceberg') }}
+            {% endcall %}
+        {%- endif -%}
+        {{- return(none) -}}
+    {%- endif -%}
     {%- set cached = adapter.get_relation(database=none, schema=tideline.unstored_schema(relation), identifier=relation.identifier) -%}
     {%- if cached is not none and cached.type == 'table' -%}{%- do adapter.drop_relation(cached) -%}{%- endif -%}
 {% endmacro %}

@@ -9,6 +9,7 @@
     {{ run_hooks(pre_hooks) }}
     {%- set result = tideline.build_daily_aggregate(storage.table, sql, date_column, storage.existing, should_full_refresh()) -%}
     {%- set target_relation = tideline.expose_stored_table(this, storage.table, format) -%}
+    {%- if storage.converts -%}{%- do tideline.drop_converted_table(storage.table, format) -%}{%- endif -%}
     {%- do tideline.store_main('tideline: ' ~ (result.rows_written if result else 0) ~ ' rows written') -%}
     {{ run_hooks(post_hooks) }}
 

@@ -11,6 +11,7 @@
     {{ run_hooks(pre_hooks) }}
     {%- do tideline.replace_table(storage.table, sql, config.get('partition_by'), storage.existing, format) -%}
     {%- set target_relation = tideline.expose_stored_table(this, storage.table, format) -%}
+    {%- if storage.converts -%}{%- do tideline.drop_converted_table(storage.table, format) -%}{%- endif -%}
     {%- do tideline.store_main('tideline: built') -%}
     {{ run_hooks(post_hooks) }}
 

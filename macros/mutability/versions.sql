@@ -55,7 +55,10 @@
     {%- set old = tideline.mutability_properties(existing) -%}
     {%- set version = (old.get('version') or 0) | int + 1 -%}
     {%- set built = tideline._version_table(relation, version) -%}
-    {%- do props.update({'version': version}) -%}
+    {#- each version names its format and that of the version before it, so that the version
+        dropped two builds later is found where it is stored after a file_format change -#}
+    {%- do props.update({'version': version, 'format': tideline.model_file_format(model.name),
+                         'previous_format': old.get('format') or tideline.model_file_format(model.name)}) -%}
     {%- do tideline.exec('drop table if exists ' ~ built) -%}
     {%- do tideline.exec('create table ' ~ built ~ ' using ' ~ tideline.model_file_format(model.name) ~ ' ' ~ ('partitioned by (' ~ partition_by ~ ') ' if partition_by else '')
         ~ tideline._properties_sql(props, tideline.model_file_format(model.name)) ~ ' as ' ~ model_sql) -%}
@@ -70,7 +73,7 @@
         {%- do tideline.exec('create view ' ~ relation ~ ' as select * from ' ~ built) -%}
     {%- endif -%}
     {%- if version > 2 -%}
-        {%- do tideline.exec('drop table if exists ' ~ tideline._version_table(relation, version - 2)) -%}
+        {%- do tideline.exec('drop table if exists ' ~ tideline._version_table(relation, version - 2, old.get('previous_format'))) -%}
     {%- endif -%}
     {{- return(tideline.query_rows('select count(*) from ' ~ built)[0][0] | int) -}}
 {% endmacro %}

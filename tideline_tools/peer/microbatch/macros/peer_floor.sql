@@ -92,7 +92,7 @@
             {%- set written = peer_floor_one_column(written_sql) -%}
             {%- for d in dates if d not in written -%}
                 {% call statement('drop_emptied_date') %}
-                    {%- if config.get('file_format', 'parquet') == 'delta' %}
+                    {%- if config.get('file_format', 'parquet') in ('delta', 'iceberg') %}
                     delete from {{ this }} where event_date = date'{{ d }}'
                     {%- else %}
                     alter table {{ this }} drop if exists partition (event_date = date'{{ d }}')
