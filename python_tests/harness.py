@@ -257,6 +257,35 @@ class Project:
 RUN_COLUMNS = ("_tl_batch", "_tl_run", "run_id", "committed_at", "run_now")
 
 
+def pause_at(checkpoints: dict[str, Any], trace: list[str] | None = None):
+    """An `on_event` for Project.dbt that holds the run at tideline's checkpoints, for tests of
+    what readers see at a given moment (deterministic: no threads, no sleeps). At each
+    `<model>:<step>` of `checkpoints` (the debug event `tl-checkpoint <model>:<step>` that
+    macros/internal/run_state.sql's checkpoint() fires) the run waits, in dbt's own thread and
+    between two of its statements, while the callable runs; its result (or the repr of its error)
+    goes to the returned dict under that name. `trace`, if given, receives each statement the run
+    sends (whitespace folded, dbt's comment header dropped) and `checkpoint <model>:<step>` at
+    each checkpoint, in order. Returns (on_event, results)."""
+    results: dict[str, Any] = {}
+
+    def on_event(event) -> None:
+        name = event.info.name
+        if name == "SQLQuery" and trace is not None:
+            trace.append(" ".join(re.sub(r"^/\*.*?\*/", "", event.data.sql.strip(), flags=re.S).split()))
+        msg = event.info.msg
+        if isinstance(msg, str) and msg.startswith("tl-checkpoint "):
+            point = msg[len("tl-checkpoint "):]
+            if trace is not None:
+                trace.append(f"checkpoint {point}")
+            if point in checkpoints:
+                try:
+                    results[point] = checkpoints[point]()
+                except Exception as error:   # noqa: BLE001 - reported as the result, for the test to assert
+                    results[point] = repr(error)
+
+    return on_event, results
+
+
 def own_target_path(name: str, project_dir=None) -> Path:
     """A dbt target folder for `name` in this pytest process (Project.target_path says why):
     tests that call run_dbt themselves pass it as --target-path too, or their every call parses

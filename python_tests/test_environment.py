@@ -112,18 +112,25 @@ def test_back_to_back_commands_wait_for_the_metastore_and_all_succeed(tmp_path):
     dbt = str(Path(sys.executable).parent / "dbt")
     env = clean_env(TIDELINE_DATA_DIR=str(tmp_path / "data"), TIDELINE_SCHEMA="back_to_back")
     vars_ = '{tideline__events_schema: b2b_source, tideline__start_date: "2025-01-01", tideline__now: "2025-01-04"}'
-    # A holder that keeps the lock for 4 s: the loader started beside it waits, then loads.
-    holder = subprocess.Popen([sys.executable, "-c", "import time; from tideline_tools.localenv import use_data_dir; "
-                               "use_data_dir(); print('held', flush=True); time.sleep(4)"],
-                              env=env, cwd=tmp_path, stdout=subprocess.PIPE, text=True)
+    # A holder that keeps the lock until the loader started beside it says it waits (no sleep:
+    # the holder lets go only then); the loader then loads.
+    holder = subprocess.Popen([sys.executable, "-c", "import sys; from tideline_tools.localenv import use_data_dir; "
+                               "use_data_dir(); print('held', flush=True); sys.stdin.readline()"],
+                              env=env, cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert holder.stdout.readline().strip() == "held"
-    load = subprocess.run([sys.executable, "-m", "tideline_tools.generate", "--start", "2025-01-01", "--days", "2",
-                           "--events-per-day", "60", "--users", "5", "--until", "2025-01-03", "--cadence", "3600",
-                           "--table", "b2b_source.events"], env=env, cwd=tmp_path, capture_output=True, text=True,
-                          timeout=600)
-    holder.wait()
-    assert load.returncode == 0, load.stderr
-    assert "waiting up to 60s for another process to release the local metastore" in load.stderr
+    load = subprocess.Popen([sys.executable, "-m", "tideline_tools.generate", "--start", "2025-01-01", "--days", "2",
+                             "--events-per-day", "60", "--users", "5", "--until", "2025-01-03", "--cadence", "3600",
+                             "--table", "b2b_source.events"], env=env, cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    before_wait = []
+    for line in load.stderr:   # until the loader says it waits (or ends without saying so)
+        before_wait.append(line)
+        if "waiting up to 60s for another process to release the local metastore" in line:
+            break
+    assert before_wait and "waiting up to 60s" in before_wait[-1], "".join(before_wait)
+    holder.communicate("go\n", timeout=60)
+    out, err = load.communicate(timeout=600)
+    assert load.returncode == 0, "".join(before_wait) + err
     # two models keep each command short: what is tested is the hand-over between processes
     select = ["--select", "tl_filtered_events", "daily_user_activity"]
     result = subprocess.run([dbt, "build", *select, "--vars", vars_], env=env, cwd=PROJECT_DIR, capture_output=True,

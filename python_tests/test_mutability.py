@@ -7,14 +7,13 @@ the table unchanged."""
 from __future__ import annotations
 
 import datetime as dt
-import threading
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from harness import ICEBERG_CATALOG, Project, assert_rows_equal
+from harness import ICEBERG_CATALOG, Project, assert_rows_equal, pause_at
 
 MUTABILITY = Path(__file__).parent / "mutability_project"
 
@@ -24,9 +23,9 @@ def deps(runner):
     Project(runner, "mutability_deps").dbt("deps", project_dir=MUTABILITY)
 
 
-def run(project, model: str, now: str, *extra: str, expect_success: bool = True, **vars):
+def run(project, model: str, now: str, *extra: str, expect_success: bool = True, on_event=None, **vars):
     return project.dbt("run", "--select", model, *extra, project_dir=MUTABILITY, expect_success=expect_success,
-                       vars={"mutability__source": project.source_schema, "tideline__now": now, **vars})
+                       on_event=on_event, vars={"mutability__source": project.source_schema, "tideline__now": now, **vars})
 
 
 def rows(project, model: str, columns: list[str]) -> list[dict]:
@@ -131,39 +130,27 @@ def test_a_full_mutation_rebuild_is_atomic_for_readers(project, deps):
                   tideline__fail_at="accounts_full_mutation:built")
     assert "injected failure after accounts_full_mutation:built" in "\n".join(crashed.messages)
     assert project.rows(f"select count(*) from {project.relation('accounts_full_mutation')}") == [(5,)]
-    # Readers querying all through three rebuilds see 5 rows or 10, never 0, never an error. The
-    # second reader only looks the view up in the metastore, in a tight loop: it is the one that
-    # would fall into the gap of a swap made of a drop and a create (caught about half the time
-    # per swap, so three swaps catch it nearly always).
-    counts: list = []
-    lookups: list = []
-    done = threading.Event()
+    # Each rebuild held just before its swap and just after it (the run waits while the reads
+    # run, in dbt's thread): readers see the old rows, then the new, and the view is found at
+    # both moments; between the two moments the run sends exactly one statement, the `alter
+    # view` (one metastore update: no moment without a view, as a drop and a create would leave).
     view = project.relation("accounts_full_mutation")
 
-    def read(sql: str, seen: list, value) -> None:
-        while not done.is_set():
-            try:
-                seen.append(value(project.rows(sql)))
-            except Exception as error:   # noqa: BLE001 - any failure to read is what this test forbids
-                seen.append(repr(error))
+    def look() -> dict:
+        return {"rows": project.rows(f"select count(*) from {view}")[0][0],
+                "found": bool(project.rows(f"describe table {view}"))}
 
-    readers = [threading.Thread(target=read, args=(f"select count(*) from {view}", counts, lambda r: r[0][0])),
-               threading.Thread(target=read, args=(f"describe table {view}", lookups, lambda r: "found"))]
-    for reader in readers:
-        reader.start()
-    try:
-        run(project, "accounts_full_mutation", "2025-02-02 13:00")                    # the tick: 10 rows
-        project.write_source("accounts", "account_id int, balance int", [(i, i) for i in range(1, 6)], replace=True)
-        run(project, "accounts_full_mutation", "2025-02-02 13:00", "--full-refresh")  # 5 rows
-        project.write_source("accounts", "account_id int, balance int", [(i, i) for i in range(1, 11)], replace=True)
-        run(project, "accounts_full_mutation", "2025-02-02 13:00", "--full-refresh")  # 10 rows
-    finally:
-        done.set()
-        for reader in readers:
-            reader.join()
-    assert len(counts) >= 3 and set(counts) <= {5, 10} and counts[-1] == 10, counts
-    assert len(lookups) >= 3 and set(lookups) == {"found"}, lookups
-    assert project.rows(f"select count(*) from {view}") == [(10,)]
+    for extra, count in [([], 10), (["--full-refresh"], 5)]:   # the tick: 5 rows -> 10; a rebuild: 10 -> 5
+        project.write_source("accounts", "account_id int, balance int", [(i, i) for i in range(1, count + 1)], replace=True)
+        old = project.rows(f"select count(*) from {view}")[0][0]
+        trace: list[str] = []
+        on_event, seen = pause_at({"accounts_full_mutation:built": look, "accounts_full_mutation:swapped": look}, trace)
+        run(project, "accounts_full_mutation", "2025-02-02 13:00", *extra, on_event=on_event)
+        assert seen == {"accounts_full_mutation:built": {"rows": old, "found": True},
+                        "accounts_full_mutation:swapped": {"rows": count, "found": True}}, seen
+        between = trace[trace.index("checkpoint accounts_full_mutation:built") + 1:trace.index("checkpoint accounts_full_mutation:swapped")]
+        assert len(between) == 1 and between[0].startswith(f"alter view {view} as select * from "), between
+        assert project.rows(f"select count(*) from {view}") == [(count,)]
 
 
 BOOKINGS = "booking_id int, ds date"

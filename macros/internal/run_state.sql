@@ -275,6 +275,9 @@
 {#- Test-only fault injection (contract 2's tests): with --vars '{tideline__fail_at: "<model>:<step>"}'
     the run fails right after that step, as a killed process would. -#}
 {% macro checkpoint(model_name, step) %}
+    {#- a debug event (not printed without --debug) that a test running dbt in-process can hold
+        the run at, to look at the tables at that moment (python_tests/harness.py, pause_at) -#}
+    {%- do log('tl-checkpoint ' ~ model_name ~ ':' ~ step) -%}
     {%- if var('tideline__fail_at', none) == model_name ~ ':' ~ step -%}
         {{ exceptions.raise_compiler_error("tideline: injected failure after " ~ model_name ~ ":" ~ step) }}
     {%- endif -%}

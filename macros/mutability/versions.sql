@@ -72,6 +72,7 @@
         {%- endif -%}
         {%- do tideline.exec('create view ' ~ relation ~ ' as select * from ' ~ built) -%}
     {%- endif -%}
+    {%- do tideline.checkpoint(model.name, 'swapped') -%}
     {%- if version > 2 -%}
         {%- do tideline.exec('drop table if exists ' ~ tideline._version_table(relation, version - 2, old.get('previous_format'))) -%}
     {%- endif -%}
