@@ -9,6 +9,7 @@ the table of cases (case, message, nothing changed).
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 from pathlib import Path
 
@@ -169,7 +170,22 @@ def test_a_bad_input_is_refused_by_name_and_changes_nothing(project, built, case
     print(f"\n| {case} | {message[:160]} | {'yes' if unchanged else 'NO'} |")
     assert not result.success, case
     assert expected in text, text
+    for line in rule_lines(vars, expected):
+        assert line in text, (line, text)
     assert unchanged, case
+
+
+def rule_lines(vars: dict, expected: str) -> list[str]:
+    """What the rule's message must say beyond the case's own text, derived from the case: a bad
+    value of one tideline var is named with its value as JSON and what is accepted; a name that
+    is not a tideline var is named as such."""
+    if expected.startswith("var ") and len(vars) == 1:
+        (key, value), = vars.items()
+        return [f"tideline: var {key} = {json.dumps(value)} is invalid; accepted: "]
+    if "is not a tideline var" in expected or "(did you mean" in expected:
+        (key, _), = vars.items()
+        return [f"tideline: var {key} is not a tideline var (did you mean tideline__"]
+    return []
 
 
 def test_compile_without_a_source_says_how_to_load_events(project, built):
