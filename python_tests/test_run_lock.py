@@ -14,6 +14,7 @@ import sys
 
 import pytest
 
+from harness import pause_at
 from tideline_tools.profile import PROJECT_DIR
 
 from tideline_tools.generator import EventWorld
@@ -56,24 +57,32 @@ def test_a_held_run_lock_refuses_a_run_and_a_stale_one_is_taken_over(project, mo
 @pytest.mark.both_targets
 @pytest.mark.skipif(os.environ.get("TIDELINE_TARGET", "local") != "cluster",
                     reason="two dbt processes against one Thrift server; locally the process lock serialises them (test_environment.py)")
-def test_two_cluster_runs_started_together_one_is_refused_the_pipeline_is_whole(project):
+def test_a_second_cluster_run_while_one_holds_the_lock_is_refused_the_pipeline_is_whole(project):
+    """Deterministic, no race: the first run (in this process) is held after its filtered
+    events decided what to read (the lock taken), and there a second `dbt run` (another process,
+    the same Thrift server) starts and ends; it is refused by the lock before writing anything.
+    Then the first run goes on and the pipeline holds every event once."""
     project.reset()
     project.load(WORLD, until=WORLD.last_arrival(), cadence_seconds=3600)
     dbt = os.path.join(os.path.dirname(sys.executable), "dbt")
     env = {**os.environ, "TIDELINE_SCHEMA": project.schema}
     vars_ = json.dumps({**project.base_vars, **VARS})
-    runs = [subprocess.Popen([dbt, "run", "--target", "cluster", "--select", "tl_filtered_events", "daily_user_activity",
-                              "--vars", vars_], env=env, cwd=PROJECT_DIR, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             text=True) for _ in range(2)]
-    outputs = [r.communicate(timeout=900)[0] for r in runs]
-    codes = [r.returncode for r in runs]
-    # both boot together and the lock is held for the whole run: exactly one of them is refused
-    assert codes.count(0) == 1, outputs
-    for code, output in zip(codes, outputs):
-        if code != 0:   # refused by the run lock, in one line, before anything was written
-            assert "tideline: another run (" in output and "holds the run lock" in output, output[-3000:]
-            assert "TABLE_OR_VIEW_ALREADY_EXISTS" not in output, output[-3000:]
-    # whatever the interleaving, the pipeline holds every event once and one committed run per model
+    select = ["--select", "tl_filtered_events", "daily_user_activity"]
+
+    def second_run():
+        done = subprocess.run([dbt, "run", "--target", "cluster", *select, "--vars", vars_], env=env, cwd=PROJECT_DIR,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900)
+        return done.returncode, done.stdout, tables(project)
+
+    on_event, seen = pause_at({"tl_filtered_events:decided": second_run})
+    project.dbt("run", *select, vars=VARS, on_event=on_event)
+    code, output, tables_then = seen["tl_filtered_events:decided"]
+    assert code != 0, output[-3000:]
+    # refused by the run lock, in one line, before anything was written
+    assert "tideline: another run (" in output and "holds the run lock" in output, output[-3000:]
+    assert "TABLE_OR_VIEW_ALREADY_EXISTS" not in output, output[-3000:]
+    assert "tl_filtered_events__tl_rows" not in tables_then, tables_then
+    # the first run went on: every event once, one committed run per model, the lock freed
     assert project.rows(f"select count(*), count(distinct event_id) from {project.fresh('tl_filtered_events')}") \
         == [(WORLD.rows_total(), WORLD.rows_total())]
     assert project.rows(f"""select model, count(*) from {project.fresh('tl_incremental_manifest')}
