@@ -32,6 +32,14 @@ def assert_unchanged(project, before) -> None:
         assert_rows_equal(after[name], before[name], label=name)
 
 
+def assert_conversion_refused(result, table: str, found: str, wanted: str) -> None:
+    """The run failed with the refusal of the filtered events' table in another format, and its fix."""
+    assert not result.success
+    message = "\n".join(result.messages)
+    assert (f"tideline: model tl_filtered_events: table {table} is {found}, the model's file_format is {wanted};"
+            " nothing was written. Convert it with dbt run --full-refresh --select tl_filtered_events") in message, message
+
+
 @pytest.fixture
 def built(project):
     """The pipeline built in parquet over two loads; returns (vars of the next run, what it holds)."""
@@ -66,10 +74,7 @@ def test_a_table_in_another_format_is_refused_until_a_full_refresh_converts_it(p
     next_vars, before = built
     project.file_format = "delta"
     result = project.dbt("run", "--select", *SELECT, expect_success=False, vars={**next_vars, "tideline__state_file_format": "parquet"})
-    assert not result.success
-    message = "\n".join(result.messages)
-    assert (f"tideline: model tl_filtered_events: table {project.schema}.tl_filtered_events__tl_rows is parquet, the model's"
-            " file_format is delta; nothing was written. Convert it with dbt run --full-refresh --select tl_filtered_events") in message, message
+    assert_conversion_refused(result, f"{project.schema}.tl_filtered_events__tl_rows", "parquet", "delta")
     assert_unchanged(project, before)
 
     # a state table in another format than tideline__state_file_format: refused before any model
@@ -100,10 +105,7 @@ def test_a_parquet_pipeline_is_refused_as_iceberg_until_a_full_refresh_converts_
     project.file_format = "iceberg"
     state_vars = {**next_vars, "tideline__state_file_format": "parquet"}
     result = project.dbt("run", "--select", *SELECT, expect_success=False, vars=state_vars)
-    assert not result.success
-    message = "\n".join(result.messages)
-    assert (f"tideline: model tl_filtered_events: table {project.schema}.tl_filtered_events__tl_rows is parquet, the model's"
-            " file_format is iceberg; nothing was written. Convert it with dbt run --full-refresh --select tl_filtered_events") in message, message
+    assert_conversion_refused(result, f"{project.schema}.tl_filtered_events__tl_rows", "parquet", "iceberg")
     assert_unchanged(project, before)
 
     project.dbt("run", "--full-refresh", "--select", *SELECT, vars=state_vars)
@@ -124,10 +126,7 @@ def test_a_parquet_pipeline_is_refused_as_iceberg_until_a_full_refresh_converts_
     project.file_format = "parquet"
     run_vars = {**state_vars, "tideline__now": str(now + dt.timedelta(hours=1))}
     result = project.dbt("run", "--select", *SELECT, expect_success=False, vars=run_vars)
-    assert not result.success
-    message = "\n".join(result.messages)
-    assert (f"tideline: model tl_filtered_events: table {ICEBERG_CATALOG}.{project.schema}.tl_filtered_events__tl_rows is iceberg,"
-            " the model's file_format is parquet; nothing was written. Convert it with dbt run --full-refresh --select tl_filtered_events") in message, message
+    assert_conversion_refused(result, f"{ICEBERG_CATALOG}.{project.schema}.tl_filtered_events__tl_rows", "iceberg", "parquet")
     assert_unchanged(project, before)
     for name in iceberg_tables:
         assert_rows_equal(project.table(f"{ICEBERG_CATALOG}.{project.schema}.{name}"), stored[name], label=f"{ICEBERG_CATALOG}: {name}")

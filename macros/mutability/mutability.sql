@@ -88,11 +88,11 @@
         ~ ", next tick of '" ~ settings.update_cron ~ "' at " ~ (next_tick.strftime('%Y-%m-%d %H:%M') if next_tick else 'never'), info=true) -%}
 {% endmacro %}
 
-{#- The version table a model's view selects from must be in the model's file_format (a
-    --full-refresh converts it: the next version is built in the new format, then the view is
-    swapped to it); another one is refused with the fix before anything is written. -#}
-{% macro refuse_other_version_format(existing) %}
-    {%- set holder = tideline._rows_table(existing) -%}
+{#- The version table a model's view selects from (`holder`, from _rows_table) must be in the
+    model's file_format (a --full-refresh converts it: the next version is built in the new
+    format, then the view is swapped to it); another one is refused with the fix before
+    anything is written. -#}
+{% macro refuse_other_version_format(holder) %}
     {%- set cached = holder if holder is none or holder.is_iceberg else adapter.get_relation(database=none, schema=holder.schema, identifier=holder.identifier) -%}
     {%- do tideline.refuse_other_file_format(model.name, cached, tideline.model_file_format(model.name)) -%}
 {% endmacro %}
@@ -101,12 +101,13 @@
 {% macro materialize_rebuildable(settings) %}
     {%- set relation = this.incorporate(type='view') -%}
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
-    {%- set props = tideline.mutability_properties(existing) -%}
+    {%- set holder = tideline._rows_table(existing) -%}
+    {%- set props = tideline.mutability_properties(existing, holder) -%}
     {%- set sql_hash = local_md5(sql) -%}
     {%- set now = tideline.now() -%}
     {%- set reason = none -%}
     {%- if existing is not none and props.get('mutability') is not none and not should_full_refresh() -%}
-        {%- do tideline.refuse_other_version_format(existing) -%}
+        {%- do tideline.refuse_other_version_format(holder) -%}
     {%- endif -%}
     {%- if existing is none or props.get('mutability') is none -%}
         {%- set reason = 'first build' -%}
@@ -184,7 +185,7 @@
     {%- set window = tideline.append_window(settings, existing) -%}
     {%- if not window.prime -%}
         {#- rows are appended in place: the stored version table must be in the configured format -#}
-        {%- do tideline.refuse_other_version_format(existing) -%}
+        {%- do tideline.refuse_other_version_format(tideline._rows_table(existing)) -%}
     {%- endif -%}
     {%- set now = tideline.now() -%}
     {%- set along = settings.along -%}

@@ -3,9 +3,10 @@
     version and swaps the view to it (build_and_swap). -#}
 
 {#- tideline.* TBLPROPERTIES of a model ({} when it does not exist): those of the version table
-    its view points at, so the one `alter view` that swaps the rows swaps them too. -#}
-{% macro mutability_properties(relation) %}
-    {%- set holder = tideline._rows_table(relation) -%}
+    its view points at, so the one `alter view` that swaps the rows swaps them too. `holder`:
+    that table when the caller has found it already (_rows_table), saving a `describe`. -#}
+{% macro mutability_properties(relation, holder=none) %}
+    {%- set holder = holder or tideline._rows_table(relation) -%}
     {%- if holder is none -%}{{ return({}) }}{%- endif -%}
     {%- set props = {} -%}
     {%- for row in tideline.query_rows('show tblproperties ' ~ holder) if (row[0] | string).startswith('tideline.') -%}
