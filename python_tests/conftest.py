@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 import pytest
 
 from harness import Project
+from tideline_tools.profile import PROJECT_DIR
 
 TARGET = os.environ.get("TIDELINE_TARGET", "local")
 # The suite's tables hold a few hundred rows: whole-stage code generation (a Java compile per
@@ -146,3 +148,29 @@ if os.environ.get("TIDELINE_SUITE_PROFILE"):
                   **{k: round(v, 1) for k, v in _spent.items()}}
         with open(os.environ["TIDELINE_SUITE_PROFILE"], "a") as out:
             out.write(json.dumps(record) + "\n")
+
+
+# Each crash-point scenario (harness.CrashPoints) adds a line here; the suite prints them at its end.
+CRASH_REPORT = Path(PROJECT_DIR) / "target" / "tests" / "crash_points.txt"
+
+
+def pytest_configure(config):
+    if not hasattr(config, "workerinput"):   # the controller (or the only process), not an xdist worker
+        CRASH_REPORT.unlink(missing_ok=True)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if CRASH_REPORT.exists():
+        terminalreporter.write_sep("-", "crash points: a crash after each, then a rerun, gave the uninterrupted tables")
+        for line in sorted(CRASH_REPORT.read_text().splitlines()):
+            terminalreporter.write_line(line)
+
+
+@pytest.fixture(scope="session")
+def crash_report():
+    """report(line): one scenario's crash points, for the summary at the suite's end."""
+    def report(line: str) -> None:
+        CRASH_REPORT.parent.mkdir(parents=True, exist_ok=True)
+        with open(CRASH_REPORT, "a") as out:
+            out.write(line + "\n")
+    return report

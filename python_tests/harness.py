@@ -206,6 +206,11 @@ class Project:
         namespace = f"{ICEBERG_CATALOG}.{self.schema}" if self.file_format == "iceberg" else self.schema
         return sorted(r[1] for r in self.rows(f"show tables in {namespace} like '{model}__tl_data*'"))
 
+    def exists(self, name: str) -> bool:
+        """Whether the schema has a table or view of that name (False before the schema exists)."""
+        return bool(self.rows(f"show schemas like '{self.schema}'")) and bool(
+            [r for r in self.rows(f"show tables in {self.schema} like '{name}'") if r[1] == name])
+
     def is_view(self, relation: str) -> bool:
         rows = self.rows(f"describe table extended {relation}")
         return any(r[0] == "Type" and r[1] == "VIEW" for r in rows)
@@ -326,6 +331,8 @@ def sql_literal(value: Any) -> str:
         return "null"
     if isinstance(value, dt.datetime):
         return f"timestamp'{value:%Y-%m-%d %H:%M:%S.%f}'"
+    if isinstance(value, dt.date):
+        return f"date'{value:%Y-%m-%d}'"
     if isinstance(value, str):
         return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
     return repr(value)
@@ -385,3 +392,119 @@ def assert_same_as_over_filtered_events(project: Project, label: str) -> None:
     assert_rows_equal(project.table(FROM_SOURCE, SOURCE_COLUMNS), project.table(OVER_FILTERED, SOURCE_COLUMNS),
                       label=f"{label}: rows")
     assert_rows_equal(date_state(project, FROM_SOURCE), date_state(project, OVER_FILTERED), label=f"{label}: date state")
+
+
+# ---- every crash point -----------------------------------------------------------------
+# A statement that changes what is stored (tables, views, schemas, the metastore). A crash after
+# any other statement (select, show, describe, set) leaves storage as a crash after the last
+# change before it: the rerun starts from the same tables.
+STORAGE_CHANGE = re.compile(r"^(insert|create|drop|alter|merge|delete|update|truncate|replace|call|msck)\b")
+
+
+class InjectedCrash(RuntimeError):
+    """What a run that `CrashPoints` kills raises: dbt reports it as the failed node's error."""
+
+
+class CrashPoints:
+    """Crash injection at every statement that changes storage, for one capability's scenario.
+
+    `attempt(label)` gives an `on_event` for Project.dbt under which the run dies right after the
+    first storage-changing statement it sends that no earlier attempt died after: that statement
+    is done, then the run raises, and every later statement raises before it is sent, as a
+    process that died would send nothing more. `until_done(run, label)` repeats the run (a rerun
+    after each crash, which may itself die at its own first new statement) until an attempt
+    finishes. Statements are told apart by the node that sends them and their text with schema
+    names, literals and numbers masked, and by how often the node sent the same text before in
+    that attempt: so every storage-changing statement that any attempt sends is one that some
+    attempt died right after (`crashed_after`, the crash points). On the local target the Spark session's settings are put back after a crash
+    (a new process starts with the profile's); on the cluster dbt's Thrift sessions close with it.
+    """
+
+    def __init__(self, project: "Project", names: Sequence[str] = ()):
+        self.project = project
+        self.names = sorted({project.schema, project.source_schema, *names}, key=len, reverse=True)
+        self.crashed_after: dict[tuple, str] = {}   # statement -> the attempt that died after it
+        self.statements = 0                          # statements sent by all attempts
+        self.settings_sent: set[str] = set()         # session settings the current attempt set
+        self.attempts = 0
+
+    def template(self, sql: str) -> str:
+        text = re.sub(r"^\s*/\*.*?\*/", "", sql.strip(), flags=re.S).lower()
+        text = re.sub(r"--[^\n]*", " ", text)
+        for name in self.names:
+            text = text.replace(name.lower(), "<schema>")
+        text = re.sub(r"'[^']*'", "?", text)
+        text = re.sub(r"[0-9a-f]{8}([-_][0-9a-f]{4}){3}[-_][0-9a-f]{12}", "<run>", text)   # a run id in a name
+        text = re.sub(r"\d+", "0", text)   # numbers, and those in names (a version table's number)
+        return " ".join(text.split()[:14])
+
+    def attempt(self, label: str):
+        self.attempts += 1
+        sent: Counter = Counter()
+        current: dict[str, Any] = {"key": None, "dead": False}
+
+        def on_event(event) -> None:
+            name = event.info.name
+            if name == "SQLQuery":
+                if current["dead"]:
+                    raise InjectedCrash("the run died before this statement")
+                self.statements += 1
+                setting = re.match(r"\s*(?:/\*.*?\*/)?\s*set\s+`?([\w.-]+)`?\s*=", event.data.sql, flags=re.S | re.I)
+                if setting:
+                    self.settings_sent.add(setting[1])
+                node = getattr(event.data.node_info, "unique_id", "") or "dbt"
+                template = self.template(event.data.sql)
+                sent[(node, template)] += 1
+                current["key"] = (node, template, sent[(node, template)]) if STORAGE_CHANGE.match(template) else None
+            elif name == "SQLQueryStatus" and current["key"] is not None:
+                key, current["key"] = current["key"], None
+                if key not in self.crashed_after:
+                    self.crashed_after[key] = label
+                    current["dead"] = True
+                    raise InjectedCrash(f"injected crash after: {key[1]}")
+
+        return on_event
+
+    def until_done(self, run, label: str, after_crash=None) -> int:
+        """`run(on_event)` (a Project.dbt call with expect_success=False) until it succeeds;
+        returns how many attempts died. Each death must be the injected crash; `after_crash(label)`,
+        if given, checks what readers see after each."""
+        for died in range(200):
+            settings = self._session_settings()
+            self.settings_sent.clear()
+            attempt = f"{label}, attempt {died + 1}"
+            result = run(self.attempt(attempt))
+            if result.success:
+                return died
+            assert any("injected crash after" in m for m in result.messages), result.messages
+            self._restore_session(settings)
+            if after_crash is not None:
+                after_crash(attempt)
+        last = "\n".join(f"  {key[0]}: {key[1]} (#{key[2]})" for key in list(self.crashed_after)[-5:])
+        raise AssertionError(f"{label}: still crashing after 200 attempts; the last crash points:\n{last}")
+
+    def report(self, label: str) -> str:
+        """The line the suite prints for this scenario (conftest: crash points)."""
+        nodes = Counter(key[0].split(".")[-1] for key in self.crashed_after)
+        return (f"{label}: {len(self.crashed_after)} crash points, every storage-changing statement sent "
+                f"({', '.join(f'{node} {n}' for node, n in sorted(nodes.items()))}); {self.attempts} attempts, "
+                f"{self.statements} statements")
+
+    def nodes(self) -> set[str]:
+        """The nodes (models, hooks, or 'dbt' for dbt's own statements) some attempt died in."""
+        return {key[0].split(".")[-1] for key in self.crashed_after}
+
+    def _session_settings(self) -> dict[str, str] | None:
+        if self.project.target != "local":
+            return None
+        return {row[0]: row[1] for row in self.project.rows("set")}
+
+    def _restore_session(self, settings: dict[str, str] | None) -> None:
+        """Put back each setting the dead attempt set (`set <key> = <value>`), as a new process
+        would start without them."""
+        for key in sorted(self.settings_sent) if settings is not None else ():
+            if key in settings:
+                self.project.runner.execute(f"set `{key}` = {settings[key]}")
+            else:
+                self.project.runner.execute(f"reset `{key}`")
+        self.settings_sent.clear()

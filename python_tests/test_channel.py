@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import Project, assert_rows_equal, project_copy, run_cuts
+from harness import CrashPoints, Project, assert_rows_equal, project_copy, run_cuts
 from reference_channel import Channel, Refused
 
 CHANNELS = Path(__file__).parent.parent / "examples" / "channels"
@@ -53,11 +53,11 @@ def channel_project(runner):
 
 
 def run(project, now: dt.datetime, mutable_time: dt.datetime = M0, select: str = "readings readings_copy", *extra: str,
-        expect_success: bool = True):
+        expect_success: bool = True, on_event=None):
     """dbt run of the channel and its continual task (select "readings+" adds the epoch views,
     which a first run creates: as views they read the channel's latest state ever after)."""
     return project.dbt("run", "--select", *select.split(), *extra, project_dir=CHANNELS, expect_success=expect_success,
-                       vars={"channels__source": project.source_schema, "tideline__now": now.strftime("%Y-%m-%d %H:%M:%S"),
+                       on_event=on_event, vars={"channels__source": project.source_schema, "tideline__now": now.strftime("%Y-%m-%d %H:%M:%S"),
                              "channels__mutable_time": mutable_time.strftime("%Y-%m-%d %H:%M:%S")})
 
 
@@ -156,53 +156,68 @@ def test_the_seeds_scenario_epochs_moves_refusals_and_downstream(channel_project
 
 
 
-# ---- crash at each fault point of a run that changes and moves, then the rerun ----------------
-
-def history(project) -> Channel:
-    """A first run (real-time items, history from both writers), then the loads of a second run
-    that changes items and moves mutable_time: the reference after both runs."""
-    ref = Channel(M0)
-    rt1 = [{**item(t(29, 1), "r1", 10), "load_tstamp": t(29, 2)}]
-    a1 = [change("insert", t(28, 9), "a1", t(28, 1), 1), change("insert", t(28, 20), "a2", t(28, 2), 2)]
-    b1 = [change("insert", t(27, 9), "b1", t(28, 3), 3)]
-    load(project, rt1, a1, b1)
-    changes = [(0, c) for c in a1] + [(1, c) for c in b1]
-    ref.run(t(29, 6), rt1, changes)
-    run(project, t(29, 6), M0, "readings readings_all readings_copy")
-    rt2 = [{**item(t(29, 7), "r2", 20), "load_tstamp": t(29, 8)}]
-    a2 = [change("delete", t(28, 9), "a1", t(29, 7)), change("insert", t(28, 22), "a3", t(29, 8), 5)]
-    b2 = [change("insert", t(28, 9), "a1", t(29, 7), 9)]
-    load(project, rt2, a2, b2)
-    ref.run(t(29, 12), rt1 + rt2, changes + [(0, c) for c in a2] + [(1, c) for c in b2], move_to=AT)
-    return ref
-
+# ---- a crash after any statement of a first run and of a run that changes and moves ---------
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
-def test_a_crash_at_each_step_then_a_rerun_equals_an_uninterrupted_run(runner, channel_project, file_format):
-    """The second run changes items and moves mutable_time; it dies after its decision (nothing
-    written), then again after its insert (rows no commit names), then after its commit: each
-    time the channel is as before for readers, and the rerun after the last finds the work done."""
+def test_a_crash_after_any_statement_then_a_rerun_equals_an_uninterrupted_run(runner, channel_project, file_format, crash_report):
+    """A first run (real-time items, history from both writers), then a run that changes items
+    and moves mutable_time; each repeated until it finishes, each attempt dying after the first
+    statement that changes storage no earlier attempt died after (harness.CrashPoints). After
+    each crash every table a reader sees holds what it held before the run or what it holds
+    after it, nothing between; after each run the epochs equal the reference."""
     project = Project(runner, f"channel_crash_{file_format}", file_format=file_format)
     project.reset()
+    readers = {"readings": "IMMUTABLE", "readings_all": "ALL", "readings_copy": "IMMUTABLE"}
     try:
         empty_sources(project)
-        ref = history(project)
-        before = {v: project.table(v, COLUMNS) for v in ("readings", "readings_all")}
-        for step in ("decided", "written", "committed"):
-            crashed = project.dbt("run", "--select", "readings", project_dir=CHANNELS, expect_success=False,
-                                  vars={"channels__source": project.source_schema, "tideline__now": "2025-03-01 12:00:00",
-                                        "channels__mutable_time": AT.strftime("%Y-%m-%d %H:%M:%S"), "tideline__fail_at": f"readings:{step}"})
-            assert any(f"injected failure after readings:{step}" in m for m in crashed.messages), crashed.messages
-            if step != "committed":
-                assert committed_runs(project) == 1, f"a run that died after {step} left a committed run"
-                assert {v: project.table(v, COLUMNS) for v in before} == before, f"a run that died after {step} changed what readers see"
-        run(project, t(29, 12), AT, "readings readings_copy")   # the rerun: the work is done, nothing more
+        points = CrashPoints(project)
+        ref = Channel(M0)
+        rt1 = [{**item(t(29, 1), "r1", 10), "load_tstamp": t(29, 2)}]
+        a1 = [change("insert", t(28, 9), "a1", t(28, 1), 1), change("insert", t(28, 20), "a2", t(28, 2), 2)]
+        b1 = [change("insert", t(27, 9), "b1", t(28, 3), 3)]
+        rt2 = [{**item(t(29, 7), "r2", 20), "load_tstamp": t(29, 8)}]
+        a2 = [change("delete", t(28, 9), "a1", t(29, 7)), change("insert", t(28, 22), "a3", t(29, 8), 5)]
+        b2 = [change("insert", t(28, 9), "a1", t(29, 7), 9)]
+        realtime: list[dict] = []
+        changes: list[tuple[int, dict]] = []
+        for now, mutable_time, (rt, a, b) in ((t(29, 6), M0, (rt1, a1, b1)), (t(29, 12), AT, (rt2, a2, b2))):
+            changes += load(project, rt, a, b)
+            realtime += rt
+            before = {view: readable(project, view) or [] for view in readers}   # no view yet reads as no rows
+            ref.run(now, realtime, changes, move_to=None if mutable_time == M0 else mutable_time)
+            after = {view: ref.epoch(epoch) for view, epoch in readers.items()}
+
+            def all_or_nothing(label: str) -> None:
+                for view in readers:
+                    seen = readable(project, view)
+                    assert seen is None or rows_equal(seen, before[view]) or rows_equal(seen, after[view]), f"{view} after {label}"
+
+            points.until_done(lambda on_event: run(project, now, mutable_time, "readings readings_all readings_copy",
+                                                   expect_success=False, on_event=on_event),
+                              f"run at {now}", after_crash=all_or_nothing)
+            for view in readers:
+                assert_rows_equal(project.table(view, COLUMNS), after[view], label=f"{view} after the run at {now}")
         assert committed_runs(project) == 2
-        for view, rows in (("readings", ref.epoch("IMMUTABLE")), ("readings_all", ref.epoch("ALL")), ("readings_copy", ref.epoch("IMMUTABLE"))):
-            assert_rows_equal(project.table(view, COLUMNS), rows, label=f"{view} after the crashes and the rerun")
+        assert points.nodes() >= {"readings", "readings_copy"}, points.nodes()
         project.assert_formats(["readings__tl_items", "tl_state"])
+        crash_report(points.report(f"channel and its continual task ({file_format})"))
     finally:
         project.reset()
+
+
+def readable(project, view: str) -> list[dict] | None:
+    """What a reader of the view sees, or None when it does not exist yet (a first run)."""
+    if not project.exists(view):
+        return None
+    return project.table(view, COLUMNS)
+
+
+def rows_equal(actual: list[dict], expected: list[dict]) -> bool:
+    try:
+        assert_rows_equal(actual, expected)
+    except AssertionError:
+        return False
+    return True
 
 
 # ---- any interleaving of writers, real-time items and moves, split into runs (hypothesis) ----

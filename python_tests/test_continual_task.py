@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import Project, assert_rows_equal, project_copy, run_cuts
+from harness import CrashPoints, Project, assert_rows_equal, project_copy, run_cuts
 from reference_continual import Task, audit_log, orders_enriched, running_totals, upsert
 
 CONTINUAL = Path(__file__).parent.parent / "examples" / "continual_tasks"
@@ -27,10 +27,12 @@ def deps(runner):
     Project(runner, "continual_deps").dbt("deps", project_dir=CONTINUAL)
 
 
-def run(project, models: str, now: dt.datetime, *extra: str, expect_success: bool = True, project_dir=CONTINUAL, **vars):
+def run(project, models: str, now: dt.datetime, *extra: str, expect_success: bool = True, project_dir=CONTINUAL,
+        on_event=None, **vars):
     """dbt run of the tasks at `now`; every 2 steps a task with a delete compacts, so the
     multi-step scenarios cross compactions."""
     return project.dbt("run", "--select", *models.split(), *extra, project_dir=project_dir, expect_success=expect_success,
+                       on_event=on_event,
                        vars={"continual__source": project.source_schema, "tideline__now": now.strftime("%Y-%m-%d %H:%M:%S"),
                              "tideline__compact_every": 2, **vars})
 
@@ -143,29 +145,27 @@ def test_without_snapshot_the_output_starts_empty_and_takes_later_commits_only(p
         path.unlink()
 
 
-# ("written", 1) crashes in a step that compacts too: the plain crash, ("written", 2), runs on the
-# deep format only (conftest DEEP_FORMAT).
-@pytest.mark.parametrize("step, compact_every", [pytest.param("written", 2, marks=pytest.mark.deep_only),
-                                                 ("written", 1), ("committed", 1)])
 @pytest.mark.formats("parquet", "delta", "iceberg")
-def test_a_crash_inside_a_run_of_several_steps_then_a_rerun_equals_an_uninterrupted_run(project, deps, step, compact_every):
-    """The second run has two steps; the crash hits the first one (after its insert, or after
-    its commit): the rerun redoes it, or continues after it. With compact_every 1 the step
-    compacts: the crash leaves a new generation no commit names, or (after its commit) the old
-    generation not yet dropped."""
-    project.write_source("append_only", APPEND_ONLY, LOADS[0], replace=True)
-    run(project, "upsert running_totals", at(50), "--full-refresh", tideline__compact_every=compact_every)
-    project.write_source("append_only", APPEND_ONLY, LOADS[1])
-    for model in ("upsert", "running_totals"):
-        crashed = run(project, model, at(110), expect_success=False, tideline__fail_at=f"{model}:{step}",
-                      tideline__compact_every=compact_every)
-        assert any(f"injected failure after {model}:{step}" in m for m in crashed.messages), crashed.messages
-        run(project, model, at(110), tideline__compact_every=compact_every)
-    for name, fn in (("upsert", upsert), ("running_totals", running_totals)):
-        task = Task(fn)
-        task.run(LOADS[0], at(50))
-        task.run(LOADS[0] + LOADS[1], at(110))
-        assert_rows_equal(output(project, name), task.output, label=f"{name} after a crash at {step}")
+def test_a_crash_after_any_statement_then_a_rerun_equals_an_uninterrupted_run(project, deps, crash_report):
+    """A full refresh (the snapshot), a run of two steps, an empty run, a run of three steps;
+    every second step compacts (compact_every 2). Each run is repeated until it finishes, each attempt
+    dying after the first statement that changes storage no earlier attempt died after
+    (harness.CrashPoints): inside a step, between its insert and its commit, in a compaction
+    (a new generation no commit names, or the old one not yet dropped). After each run both
+    tasks equal the reference."""
+    points = CrashPoints(project)
+    tasks = {"upsert": Task(upsert), "running_totals": Task(running_totals)}
+    done: list[dict] = []
+    for minutes, load, extra in ((50, LOADS[0], ("--full-refresh",)), (110, LOADS[1], ()), (120, LOADS[2], ()), (160, LOADS[3], ())):
+        project.write_source("append_only", APPEND_ONLY, load, replace=not done)
+        done += load
+        points.until_done(lambda on_event: run(project, " ".join(tasks), at(minutes), *extra, expect_success=False,
+                                               on_event=on_event), f"run at {at(minutes)} {' '.join(extra)}")
+        for name, task in tasks.items():
+            task.run(done, at(minutes))
+            assert_rows_equal(output(project, name), task.output, label=f"{name} at {at(minutes)}")
+    assert points.nodes() >= set(tasks), points.nodes()
+    crash_report(points.report(f"continual tasks ({project.file_format})"))
 
 
 def task_state(project, model: str) -> list[tuple]:

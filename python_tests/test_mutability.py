@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from harness import ICEBERG_CATALOG, Project, assert_rows_equal, pause_at
+from harness import ICEBERG_CATALOG, CrashPoints, Project, assert_rows_equal, pause_at, sql_literal
 
 MUTABILITY = Path(__file__).parent / "mutability_project"
 
@@ -24,7 +24,7 @@ def deps(runner):
 
 
 def run(project, model: str, now: str, *extra: str, expect_success: bool = True, on_event=None, **vars):
-    return project.dbt("run", "--select", model, *extra, project_dir=MUTABILITY, expect_success=expect_success,
+    return project.dbt("run", "--select", *model.split(), *extra, project_dir=MUTABILITY, expect_success=expect_success,
                        on_event=on_event, vars={"mutability__source": project.source_schema, "tideline__now": now, **vars})
 
 
@@ -266,6 +266,74 @@ def test_append_only_reads_only_new_values_also_when_the_sql_ignores_the_bounds(
     run(project, "readings_append_only", "2025-03-01 11:10", "--full-refresh")
     assert project.rows(f"select count(*), sum(reading_value) from {project.fresh('readings_append_only')}") == [(6, 35.0)]
     assert properties(project, "readings_append_only")["tideline.refreshed_at"] == "2025-03-01 11:10:00"
+
+
+# ---- a crash after any statement of every kind ------------------------------------------------
+
+KINDS = ["catalog_immutable", "accounts_full_mutation", "readings_append_only", "bookings_ds_append_only"]
+READINGS = "reading_id int, sensor string, reading_value double"
+
+
+@pytest.mark.formats("parquet", "delta", "iceberg")
+def test_a_crash_after_any_statement_then_a_rerun_equals_an_uninterrupted_run(project, deps, crash_report):
+    """Every kind at once: a prime (--full-refresh), a run at a tick of every cron (a rebuild,
+    an append, a ds append that re-reads nothing below its bound, an immutable that stays), then
+    a --full-refresh over changed sources; each repeated until it finishes, each attempt dying
+    after the first statement that changes storage no earlier attempt died after
+    (harness.CrashPoints). After each crash every model reads as before the run or as after it;
+    after each run every model holds what its rule gives."""
+    points = CrashPoints(project)
+    accounts = [(1, 100), (2, 200)]
+    readings = [(1, "a", 1.0), (2, "a", 2.0)]
+    bookings = [(1, dt.date(2020, 1, 1)), (2, dt.date(2020, 1, 2))]
+    catalog = [("x", "first")]
+    columns = {"catalog_immutable": "code, label", "accounts_full_mutation": "account_id, balance",
+               "readings_append_only": "reading_id, sensor, reading_value", "bookings_ds_append_only": "booking_id, ds"}
+
+    def tables() -> dict[str, list[tuple]]:
+        return {m: sorted(project.rows(f"select {columns[m]} from {project.fresh(m)}")) for m in KINDS if project.exists(m)}
+
+    project.write_source("accounts", "account_id int, balance int", accounts, replace=True)
+    project.write_source("readings", READINGS, readings, replace=True)
+    project.write_source("fct_bookings", BOOKINGS, bookings, replace=True)
+    project.write_source("catalog", "code string, label string", catalog, replace=True)
+    schedule = [
+        ("2025-01-01 13:00", ("--full-refresh",), {}),
+        # a tick of every cron; booking 3 lands below the newest stored ds (settle 0: never read)
+        ("2025-01-02 13:00", (), {"accounts": [(1, 150), (3, 300)], "readings": [(3, "b", 3.0), (4, "a", 4.0)],
+                                  "fct_bookings": [(3, dt.date(2020, 1, 2)), (4, dt.date(2020, 1, 3))],
+                                  "catalog": [("x", "second")]}),
+        ("2025-01-03 13:00", ("--full-refresh",), {"readings": [(5, "b", 5.0)]}),
+    ]
+    expected = [
+        {"catalog_immutable": [("x", "first")], "accounts_full_mutation": accounts, "readings_append_only": readings,
+         "bookings_ds_append_only": bookings},
+        {"catalog_immutable": [("x", "first")], "accounts_full_mutation": [(1, 150), (3, 300)],
+         "readings_append_only": readings + [(3, "b", 3.0), (4, "a", 4.0)],
+         "bookings_ds_append_only": bookings + [(4, dt.date(2020, 1, 3))]},
+        {"catalog_immutable": [("x", "second")], "accounts_full_mutation": [(1, 150), (3, 300)],
+         "readings_append_only": readings + [(3, "b", 3.0), (4, "a", 4.0), (5, "b", 5.0)],
+         "bookings_ds_append_only": bookings + [(3, dt.date(2020, 1, 2)), (4, dt.date(2020, 1, 3))]},
+    ]
+    for (now, extra, loads), after in zip(schedule, expected):
+        for source, new in loads.items():
+            if source == "accounts" or source == "catalog":
+                project.write_source(source, {"accounts": "account_id int, balance int", "catalog": "code string, label string"}[source],
+                                     new, replace=True)
+            else:
+                project.runner.execute(f"insert into {project.source_schema}.{source} values "
+                                       + ", ".join("(" + ", ".join(sql_literal(v) for v in row) + ")" for row in new))
+        before = tables()
+
+        def all_or_nothing(label: str) -> None:
+            for model, rows_now in tables().items():
+                assert rows_now in (before.get(model, []), sorted(after[model])), f"{model} after {label}: {rows_now}"
+
+        points.until_done(lambda on_event: run(project, " ".join(KINDS), now, *extra, expect_success=False, on_event=on_event),
+                          f"run at {now} {' '.join(extra)}", after_crash=all_or_nothing)
+        assert tables() == {m: sorted(rows) for m, rows in after.items()}, now
+    assert points.nodes() >= set(KINDS), points.nodes()
+    crash_report(points.report(f"mutability, every kind ({project.file_format})"))
 
 
 @pytest.mark.parametrize("model, settings, message", [

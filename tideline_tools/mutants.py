@@ -1,0 +1,120 @@
+"""A small mutation run: does the suite fail when a key rule is broken?
+
+Each mutant changes one rule in one file (a macro, or the Python reference the tests trust),
+then runs the tests that guard that rule; the mutant is killed when they fail. The files are put
+back after each mutant, also when the run is interrupted. The working tree's files must be
+unchanged before the run (nothing of yours is overwritten).
+
+    python -m tideline_tools.mutants            # every mutant
+    python -m tideline_tools.mutants -k window  # the mutants whose name contains "window"
+    python -m tideline_tools.mutants --list
+
+A mutant whose text is no longer found (the code moved) is reported as such, never as killed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclasses.dataclass(frozen=True)
+class Mutant:
+    name: str
+    file: str
+    old: str
+    new: str
+    tests: tuple[str, ...]   # pytest arguments: the tests that should kill it
+
+
+PIPELINE = ("python_tests/test_time_based_pipeline.py", "-k", "parquet and hourly")
+CRASH = ("python_tests/test_crash_safety.py", "-k", "parquet")
+
+MUTANTS = [
+    Mutant("window lower bound inclusive (a boundary row read twice)", "macros/incremental/run_limits.sql",
+           "    and load_tstamp > {{ lower[0] }}\n    and load_tstamp <= {{ upper_sql }}",
+           "    and load_tstamp >= {{ lower[0] }}\n    and load_tstamp <= {{ upper_sql }}", PIPELINE),
+    Mutant("window upper bound exclusive (a boundary row never read)", "macros/incremental/run_limits.sql",
+           "    and load_tstamp > {{ lower[0] }}\n    and load_tstamp <= {{ upper_sql }}",
+           "    and load_tstamp > {{ lower[0] }}\n    and load_tstamp < {{ upper_sql }}", PIPELINE),
+    Mutant("duplicate copies not dropped", "macros/incremental/filtered_events.sql",
+           "where copy_rank = 1 and event_id is not null", "where copy_rank >= 1 and event_id is not null", PIPELINE),
+    Mutant("skipped count not reset when a date is processed", "macros/incremental/days_to_process.sql",
+           "case when processed then 0 else pending_rows end", "case when processed then skipped_before else pending_rows end",
+           PIPELINE),
+    Mutant("min_rows_to_process off by one", "macros/incremental/days_to_process.sql",
+           "skipped_before + late_rows >= {{ min_rows }}", "skipped_before + late_rows > {{ min_rows }}", PIPELINE),
+    Mutant("reprocess_days off by one", "macros/incremental/days_to_process.sql",
+           "and event_date >= date_sub(to_date({{ tideline.ts(now) }}), {{ reprocess_days }})",
+           "and event_date > date_sub(to_date({{ tideline.ts(now) }}), {{ reprocess_days }})", PIPELINE),
+    Mutant("readers see rows of runs that never committed", "macros/incremental/filtered_events.sql",
+           "            where _tl_run in ({{ tideline.committed_runs_sql(relation.identifier) }})\n", "", CRASH),
+    Mutant("cron: the next tick is the minute itself", "macros/mutability/cron.sql",
+           "namespace(t=tideline._cron_time(t).replace(second=0, microsecond=0) + td(minutes=1), found=none)",
+           "namespace(t=tideline._cron_time(t).replace(second=0, microsecond=0), found=none)",
+           ("python_tests/test_cron.py",)),
+    Mutant("derivation: last_write_wins keeps the first write", "macros/derivation/derivation.sql",
+           "{{- return('coalesce(last(' ~ update ~ ', true) over ' ~ w ~ ', ' ~ stored ~ ')') -}}",
+           "{{- return('coalesce(first(' ~ update ~ ', true) over ' ~ w ~ ', ' ~ stored ~ ')') -}}",
+           ("python_tests/test_derivation.py", "-k", "seed_examples")),
+    Mutant("reference: the last copy of a duplicate wins", "python_tests/reference.py",
+           "if r[\"event_id\"] not in first or _rank(r) < _rank(first[r[\"event_id\"]]):",
+           "if r[\"event_id\"] not in first or _rank(r) > _rank(first[r[\"event_id\"]]):", PIPELINE),
+    Mutant("reference: late rows never skipped", "python_tests/reference.py",
+           "if on_time > 0 or (pending >= s.min_rows_to_process and recent):",
+           "if True:", PIPELINE),
+]
+
+
+def run(mutant: Mutant) -> str:
+    path = ROOT / mutant.file
+    original = path.read_text()
+    if original.count(mutant.old) != 1:
+        return f"not applied: its text is found {original.count(mutant.old)} times in {mutant.file}"
+    path.write_text(original.replace(mutant.old, mutant.new))
+    try:
+        started = time.monotonic()
+        result = subprocess.run([sys.executable, "-m", "pytest", *mutant.tests, "-x", "-q", "-p", "no:randomly",
+                                 "-p", "no:cacheprovider", "--no-header"], cwd=ROOT, capture_output=True, text=True)
+        took = time.monotonic() - started
+    finally:
+        path.write_text(original)
+    summary = (result.stdout.strip().splitlines() or ["?"])[-1]
+    if result.returncode == 1:
+        return f"killed in {took:.0f} s ({summary})"
+    if result.returncode == 0:
+        return f"SURVIVED ({summary})"
+    return f"error, exit {result.returncode} ({summary})"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-k", default="", help="only the mutants whose name contains this text")
+    parser.add_argument("--list", action="store_true")
+    args = parser.parse_args(argv)
+    chosen = [m for m in MUTANTS if args.k.lower() in m.name.lower()]
+    if args.list:
+        for m in chosen:
+            print(f"{m.name}: {m.file}; tests: {' '.join(m.tests)}")
+        return 0
+    files = sorted({m.file for m in chosen})
+    if subprocess.run(["git", "diff", "--quiet", "--", *files], cwd=ROOT).returncode != 0:
+        print(f"uncommitted changes in {', '.join(files)}: commit or stash them first", file=sys.stderr)
+        return 2
+    killed = 0
+    for m in chosen:
+        outcome = run(m)
+        killed += outcome.startswith("killed")
+        print(f"{m.name}: {outcome}", flush=True)
+    print(f"{killed} of {len(chosen)} mutants killed")
+    return 0 if killed == len(chosen) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
