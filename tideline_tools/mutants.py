@@ -18,6 +18,7 @@ import argparse
 import dataclasses
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -80,8 +81,11 @@ def run(mutant: Mutant) -> str:
     path.write_text(original.replace(mutant.old, mutant.new))
     try:
         started = time.monotonic()
-        result = subprocess.run([sys.executable, "-m", "pytest", *mutant.tests, "-x", "-q", "-p", "no:randomly",
-                                 "-p", "no:cacheprovider", "--no-header"], cwd=ROOT, capture_output=True, text=True)
+        # a folder of its own: pytest's numbered temp folders of other sessions stay untouched
+        with tempfile.TemporaryDirectory(prefix="tideline-mutant-") as basetemp:
+            result = subprocess.run([sys.executable, "-m", "pytest", *mutant.tests, "-x", "-q", "-p", "no:randomly",
+                                     "-p", "no:cacheprovider", "--no-header", "--basetemp", basetemp],
+                                    cwd=ROOT, capture_output=True, text=True)
         took = time.monotonic() - started
     finally:
         path.write_text(original)
