@@ -54,6 +54,11 @@ def run_and_compare(project, reference: Pipeline, now: dt.datetime, settings: Se
     want = {r["event_date"]: (r["processed_rows"], r["skipped_rows"]) for r in reference.aggregation_manifest()}
     assert got == want, label
     project.assert_table_equals("user_attributes", user_attributes(daily, now))
+    # each committed window of the filtered events: its bounds and the rows it read (a boundary
+    # row read twice is dropped as a duplicate, but it is counted)
+    windows = project.rows(f"""select lower_limit, upper_limit, rows_read from {project.fresh('tl_incremental_manifest')}
+        where model = 'tl_filtered_events' order by upper_limit""")
+    assert windows == [window for window in reference.windows if window[2]], label
 
 
 @pytest.mark.both_targets
@@ -95,3 +100,29 @@ def test_a_first_run_before_any_load_builds_empty_tables_then_the_runs_match_the
     for t in (dt.datetime(2025, 3, 3, 6), dt.datetime(2025, 3, 6, 12), dt.datetime(2025, 3, 9, 18)):
         project.load(WORLD, until=t, cadence_seconds=3600, gaps=[GAP])
         run_and_compare(project, reference, t)
+
+
+@pytest.mark.formats("parquet")
+def test_late_rows_reaching_min_rows_to_process_exactly_reprocess_their_date(project):
+    """The rule's boundary (macros/incremental/days_to_process.sql): late rows one fewer than
+    min_rows_to_process leave their date skipped; one more late row (pending = min_rows exactly)
+    and the date is processed. Each step against the reference."""
+    project.reset()
+    world = EventWorld(seed=5, start=dt.datetime(2025, 3, 1), days=2, events_per_day=40, users=5, late_share=0,
+                       duplicate_share=0, reload_share=0, pre_start_share=0, bot_share=0)
+    settings = Settings(start_date=dt.date(2025, 3, 1), backfill_limit_days=30, reprocess_days=3, min_rows_to_process=3)
+    reference = Pipeline(settings)
+    project.load(world, until=dt.datetime(2025, 3, 3), cadence_seconds=3600)
+    run_and_compare(project, reference, dt.datetime(2025, 3, 3, 1), settings)
+    late_date = dt.date(2025, 3, 1)
+    columns = project.runner.columns(f"select * from {project.events_table}")
+    for copies, loaded in ((2, dt.datetime(2025, 3, 3, 6)), (1, dt.datetime(2025, 3, 3, 12))):
+        # copies of events of the 1st under new ids, loaded on the 3rd: late rows of the 1st
+        replaced = {"event_id": "uuid()", "load_tstamp": f"timestamp'{loaded}'", "load_date": f"date'{loaded.date()}'"}
+        project.runner.execute(f"""insert into {project.events_table}
+            select {', '.join(replaced.get(c, c) for c in columns)} from {project.events_table}
+            where to_date(derived_tstamp) = date'{late_date}' and app_id is not null order by event_id limit {copies}""")
+        run_and_compare(project, reference, loaded + dt.timedelta(minutes=30), settings)
+        skipped = project.rows(f"""select skipped_rows from {project.fresh('tl_daily_aggregation_manifest')}
+            where model = 'daily_user_activity' and event_date = date'{late_date}'""")
+        assert skipped == [(2 if copies == 2 else 0,)], (copies, skipped)

@@ -34,7 +34,7 @@ class Mutant:
     tests: tuple[str, ...]   # pytest arguments: the tests that should kill it
 
 
-PIPELINE = ("python_tests/test_time_based_pipeline.py", "-k", "parquet and hourly")
+PIPELINE = ("python_tests/test_time_based_pipeline.py", "-k", "parquet and (hourly or min_rows)")
 CRASH = ("python_tests/test_crash_safety.py", "-k", "parquet")
 
 MUTANTS = [
