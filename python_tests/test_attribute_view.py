@@ -198,5 +198,6 @@ def test_bad_definitions_are_refused_naming_the_view_and_the_attribute(project):
             where = f"tideline: attribute view bad_{name}, attribute attr_{name}: "
             assert where + "" in output and words in output.split(where, 1)[1].split("\n", 1)[0], (name, output[-3000:])
         assert "tideline: attribute view bad_duplicate_names, attribute Views: the name Views is used twice" in output
+        assert [r[1] for r in project.rows(f"show tables in {project.schema} like 'bad_*'")] == []   # nothing written
     finally:
         shutil.rmtree(BAD_VIEWS, ignore_errors=True)

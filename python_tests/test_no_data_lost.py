@@ -18,6 +18,9 @@ MODELS = ["tl_filtered_events", "consumer_daily_events", "consumer_app_totals"]
 
 
 def tables(project) -> list[str]:
+    """The schema's tables and views (none before the schema exists)."""
+    if not project.rows(f"show schemas like '{project.schema}'"):
+        return []
     return sorted(r[1] for r in project.rows(f"show tables in {project.schema}") if not r[2])
 
 
@@ -57,6 +60,7 @@ def test_a_daily_aggregate_whose_date_column_is_not_a_date_is_refused(project):
     names = tables(project)
     result = project.dbt("run", "--select", "consumer_hourly_events", vars=VARS, project_dir=CONSUMER,
                          expect_success=False)
+    assert not result.success
     text = "\n".join(result.messages)
     assert "tideline: daily aggregate consumer_hourly_events: its date column event_date is timestamp" in text, text
     assert tables(project) == names
