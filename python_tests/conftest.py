@@ -19,10 +19,11 @@ from harness import Project
 from tideline_tools.profile import PROJECT_DIR
 
 TARGET = os.environ.get("TIDELINE_TARGET", "local")
-# The suite's tables hold a few hundred rows: whole-stage code generation (a Java compile per
-# new plan) costs more than it saves there (profiles/profiles.yml). Only speed changes; every
-# subprocess the tests start (dbt, the demo, the kill tests) inherits it.
-os.environ.setdefault("TIDELINE_WHOLE_STAGE_CODEGEN", "false")
+# The suite's tables hold a few hundred rows: Spark's code generation (a Java compile per new
+# plan, and per new expression: each run's literals make new ones) costs more than it saves
+# there (profiles/profiles.yml). Only speed changes; every subprocess the tests start (dbt, the
+# demo, the kill tests) inherits it.
+os.environ.setdefault("TIDELINE_CODEGEN", "false")
 
 
 # The format a multi-format scenario runs at full length on: the project's default. On the others

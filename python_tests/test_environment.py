@@ -83,10 +83,10 @@ def test_plain_dbt_on_a_locked_metastore_gets_one_line(project):
 
 def clean_env(**extra: str) -> dict[str, str]:
     """What a scheduler gives a command: a PATH (with Java), a HOME, and nothing of tideline's
-    but the suite's speed setting (whole-stage code generation off: conftest.py; it changes no
+    but the suite's speed setting (Spark's code generation off: conftest.py; it changes no
     result)."""
     env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"), "LANG": "C.UTF-8"}
-    for name in ("JAVA_HOME", "TIDELINE_WHOLE_STAGE_CODEGEN"):
+    for name in ("JAVA_HOME", "TIDELINE_CODEGEN"):
         if os.environ.get(name):
             env[name] = os.environ[name]
     return {**env, **extra}

@@ -71,7 +71,7 @@ GENERATE_ARGS = ["--start", "2025-01-01", "--days", "4", "--events-per-day", "80
 def command_env(tmp_path: Path, file_format: str) -> dict[str, str]:
     env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"), "LANG": "C.UTF-8",
            "TIDELINE_DATA_DIR": str(tmp_path / "data"), "TIDELINE_SCHEMA": "kill", "TIDELINE_FILE_FORMAT": file_format}
-    for name in ("JAVA_HOME", "TIDELINE_WHOLE_STAGE_CODEGEN"):
+    for name in ("JAVA_HOME", "TIDELINE_CODEGEN"):
         if os.environ.get(name):
             env[name] = os.environ[name]
     return env
