@@ -12,7 +12,7 @@ export DBT_PROFILES_DIR := $(CURDIR)/profiles
 export TZ := UTC
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup demo next-load test test-local test-cluster lint cluster-up cluster-down clean java airflow-setup test-airflow
+.PHONY: setup demo next-load test test-fast test-local test-cluster lint cluster-up cluster-down clean java airflow-setup test-airflow
 
 java:
 	@tideline_tools/check_java.sh
@@ -55,6 +55,12 @@ lint: setup
 # The whole suite: lint, the tests on local Spark, then the end-to-end tests on a real
 # standalone cluster through the Thrift server (started and stopped around them).
 test: setup lint test-local test-cluster
+
+# The fast tier alone (about 3 minutes): rules checked on tiny tables in one SparkSession, or
+# macros evaluated by dbt without a model run, against the references (pytest marker `fast`).
+# `make test-local` runs these too.
+test-fast: setup
+	$(BIN)/python -m pytest python_tests -m fast
 
 test-local: setup
 	$(BIN)/python -m pytest python_tests -n 2 --dist loadscope

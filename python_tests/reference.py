@@ -42,6 +42,17 @@ class Settings:
         }
 
 
+def date_decision(event_date: dt.date, new_rows: int, late_rows: int, skipped_before: int, now: dt.datetime,
+                  s: Settings) -> tuple[bool, int]:
+    """(processed, pending) of a daily aggregate's date in an incremental run, as documented: a
+    date with on-time rows is processed; a late one when its pending rows (skipped before + late)
+    reach min_rows_to_process and it is within reprocess_days of now's date."""
+    on_time = new_rows - late_rows
+    pending = skipped_before + late_rows
+    recent = event_date >= now.date() - dt.timedelta(days=s.reprocess_days)
+    return on_time > 0 or (pending >= s.min_rows_to_process and recent), pending
+
+
 def _rank(row: dict) -> tuple:
     return (row["load_tstamp"], row["dvce_created_tstamp"], row["derived_tstamp"], row["collector_tstamp"],
             row["event_fingerprint"])
@@ -107,10 +118,8 @@ class Pipeline:
             new_by_date[r["derived_tstamp"].date()].append(r)
         for d in set(new_by_date) | {d for d, n in self.skipped.items() if n > 0}:
             late = sum(1 for r in new_by_date[d] if r["load_tstamp"].date() > d)
-            on_time = len(new_by_date[d]) - late
-            pending = self.skipped.get(d, 0) + late
-            recent = d >= now.date() - dt.timedelta(days=s.reprocess_days)
-            if on_time > 0 or (pending >= s.min_rows_to_process and recent):
+            processed, pending = date_decision(d, len(new_by_date[d]), late, self.skipped.get(d, 0), now, s)
+            if processed:
                 self.reflected[d] = {e["event_id"] for e in by_date[d]}
                 self.skipped[d] = 0
             else:

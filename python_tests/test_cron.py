@@ -26,6 +26,8 @@ FIELDS = [  # name, low, high (day of week up to 7, which is Sunday), names
     ("month", 1, 12, ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]),
     ("day-of-week", 0, 7, ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]),
 ]
+pytestmark = pytest.mark.fast
+
 # dbt's target folder of this module's calls (own_target_path says why)
 TARGET_PATH = ["--target-path", str(own_target_path("cron"))]
 

@@ -184,12 +184,12 @@
         pending_rows,
         processed,
         {%- if (backfill or first_build) and not reads_source %}
-        new_rows,
+        new_rows as processed_rows,
         {%- else %}
-        case when processed then processed_before + skipped_before + new_rows else processed_before end,
+        case when processed then processed_before + skipped_before + new_rows else processed_before end as processed_rows,
         {%- endif %}
-        case when processed then 0 else pending_rows end,
-        case when processed then {{ tideline.ts(now) }} else current_state.last_processed_at end,
+        case when processed then 0 else pending_rows end as skipped_rows,
+        case when processed then {{ tideline.ts(now) }} else current_state.last_processed_at end as last_processed_at,
         case when is_total then {{ bounds[3] }} end as state_files,
         cast(first_load as string) as first_load
         {%- if window %},
