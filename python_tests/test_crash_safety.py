@@ -18,7 +18,7 @@ import pytest
 
 from harness import CrashPoints
 from reference import Pipeline, Settings
-from test_time_based_pipeline import run_and_compare
+from pipeline_scenario import run_and_compare
 from tideline_tools.generator import EventWorld
 
 pytestmark = pytest.mark.formats("parquet", "delta", "iceberg")
