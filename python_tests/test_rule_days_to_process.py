@@ -71,6 +71,12 @@ cases = st.fixed_dictionaries({
 })
 
 
+def history_time(case: dict, event_date: dt.date, version: int) -> dt.datetime:
+    """When the aggregate committed its state row `version` of a date (its last_processed_at too):
+    each date's rows at other minutes, so that the newest row of a date is never a tie."""
+    return WATERMARK - dt.timedelta(days=3 - version, minutes=sorted(case["history"]).index(event_date))
+
+
 def state_rows(case: dict) -> list[tuple]:
     rows = []
     for hours, dated in case["batches"].items():
@@ -81,9 +87,9 @@ def state_rows(case: dict) -> list[tuple]:
             rows.append((run, "tl_filtered_events", "date", batch, batch, event_date, new, min(late, new), None, None, None))
     if case["ran_before"]:
         rows.append(("m1", MODEL, "run", WATERMARK, WATERMARK, None, None, None, None, None, None))
-    for n, (event_date, versions) in enumerate(sorted(case["history"].items())):
+    for event_date, versions in case["history"].items():
         for v, (processed, skipped) in enumerate(versions):
-            at = WATERMARK - dt.timedelta(days=3 - v, minutes=n)
+            at = history_time(case, event_date, v)
             rows.append((f"m{v}", MODEL, "date", None, at, event_date, None, None, processed, skipped, at))
     return rows
 
@@ -112,8 +118,7 @@ def expected(case: dict) -> dict:
         n, late = new.get(event_date, (0, 0))
         processed_before, skipped_before = current.get(event_date, (0, 0))
         processed, pending = date_decision(event_date, n, late, skipped_before, NOW, rule)
-        before_at = WATERMARK - dt.timedelta(days=3 - (len(case["history"][event_date]) - 1),
-                                             minutes=sorted(case["history"]).index(event_date)) if event_date in current else None
+        before_at = history_time(case, event_date, len(case["history"][event_date]) - 1) if event_date in current else None
         out[event_date] = dict(
             new_rows=n, late_rows=late, pending_rows=pending, processed=processed,
             processed_rows=processed_before + skipped_before + n if processed else processed_before,
