@@ -211,6 +211,13 @@ class Project:
         return bool(self.rows(f"show schemas like '{self.schema}'")) and bool(
             [r for r in self.rows(f"show tables in {self.schema} like '{name}'") if r[1] == name])
 
+    def tables(self) -> list[str]:
+        """The names of the schema's tables and views, sorted (none before the schema exists; not
+        the session's temporary views, which `show tables` lists too)."""
+        if not self.rows(f"show schemas like '{self.schema}'"):
+            return []
+        return sorted(r[1] for r in self.rows(f"show tables in {self.schema}") if not r[2])
+
     def is_view(self, relation: str) -> bool:
         rows = self.rows(f"describe table extended {relation}")
         return any(r[0] == "Type" and r[1] == "VIEW" for r in rows)
@@ -354,8 +361,15 @@ def _canonical(value: Any) -> Any:
     return value
 
 
-def _key(row: dict) -> tuple:
+def _key(row: dict | tuple) -> tuple:
+    if not isinstance(row, dict):   # a row as a tuple, in column order
+        return tuple(repr(_canonical(v)) for v in row)
     return tuple(sorted((k, repr(_canonical(v))) for k, v in row.items()))
+
+
+def rows_equal(actual: list[dict | tuple], expected: list[dict | tuple]) -> bool:
+    """The multiset equality assert_rows_equal asserts (rows as dicts, or as tuples in one column order)."""
+    return Counter(_key(r) for r in actual) == Counter(_key(r) for r in expected)
 
 
 def assert_rows_equal(actual: list[dict], expected: list[dict], label: str = "table") -> None:
@@ -482,6 +496,18 @@ class CrashPoints:
                 after_crash(attempt)
         last = "\n".join(f"  {key[0]}: {key[1]} (#{key[2]})" for key in list(self.crashed_after)[-5:])
         raise AssertionError(f"{label}: still crashing after 200 attempts; the last crash points:\n{last}")
+
+    @staticmethod
+    def before_or_after(read, before: dict[str, list | None], after: dict[str, list]):
+        """An `after_crash` check for until_done: every table `read()` returns (name -> rows, as
+        dicts or tuples; None or no entry for a table that does not exist: no rows) holds what it
+        held before the run or what it holds after it, nothing between."""
+        def check(label: str) -> None:
+            for name, seen in read().items():
+                seen = seen or []
+                assert rows_equal(seen, before.get(name) or []) or rows_equal(seen, after[name]), \
+                    f"{name} after {label}: neither the rows before the run nor those after it: {seen}"
+        return check
 
     def report(self, label: str) -> str:
         """The line the suite prints for this scenario (conftest: crash points)."""

@@ -324,14 +324,8 @@ def test_a_crash_after_any_statement_then_a_rerun_equals_an_uninterrupted_run(pr
             else:
                 project.runner.execute(f"insert into {project.source_schema}.{source} values "
                                        + ", ".join("(" + ", ".join(sql_literal(v) for v in row) + ")" for row in new))
-        before = tables()
-
-        def all_or_nothing(label: str) -> None:
-            for model, rows_now in tables().items():
-                assert rows_now in (before.get(model, []), sorted(after[model])), f"{model} after {label}: {rows_now}"
-
         points.until_done(lambda on_event: run(project, " ".join(KINDS), now, *extra, expect_success=False, on_event=on_event),
-                          f"run at {now} {' '.join(extra)}", after_crash=all_or_nothing)
+                          f"run at {now} {' '.join(extra)}", after_crash=CrashPoints.before_or_after(tables, tables(), after))
         assert tables() == {m: sorted(rows) for m, rows in after.items()}, now
     assert points.nodes() >= set(KINDS), points.nodes()
     crash_report(points.report(f"mutability, every kind ({project.file_format})"))

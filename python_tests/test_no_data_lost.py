@@ -17,13 +17,6 @@ VARS = {"tideline__start_date": "2025-09-01", "tideline__now": "2025-09-08 00:00
 MODELS = ["tl_filtered_events", "consumer_daily_events", "consumer_app_totals"]
 
 
-def tables(project) -> list[str]:
-    """The schema's tables and views (none before the schema exists)."""
-    if not project.rows(f"show schemas like '{project.schema}'"):
-        return []
-    return sorted(r[1] for r in project.rows(f"show tables in {project.schema}") if not r[2])
-
-
 def state_of(project, model: str) -> list[tuple]:
     return sorted(project.rows(f"select * from {project.fresh('tl_state')} where model = '{model}'"), key=str)
 
@@ -33,7 +26,7 @@ def test_a_failed_rebuild_keeps_the_table_and_its_state(project):
     project.dbt("deps", project_dir=CONSUMER)
     project.dbt("run", "--select", *MODELS, vars=VARS, project_dir=CONSUMER)
     daily, totals = project.table("consumer_daily_events"), project.table("consumer_app_totals")
-    state, names = state_of(project, "consumer_daily_events"), tables(project)
+    state, names = state_of(project, "consumer_daily_events"), project.tables()
     assert daily and totals and state
 
     failed = project.dbt("run", "--full-refresh", "--select", "consumer_daily_events", project_dir=CONSUMER,
@@ -41,13 +34,13 @@ def test_a_failed_rebuild_keeps_the_table_and_its_state(project):
     assert not failed.success and "consumer__fail is set" in "\n".join(failed.messages), failed.messages
     assert project.table("consumer_daily_events") == daily
     assert state_of(project, "consumer_daily_events") == state
-    assert tables(project) == names
+    assert project.tables() == names
 
     failed = project.dbt("run", "--select", "consumer_app_totals", project_dir=CONSUMER,
                          vars={**VARS, "consumer__fail": True}, expect_success=False)
     assert not failed.success and "consumer__fail is set" in "\n".join(failed.messages), failed.messages
     assert project.table("consumer_app_totals") == totals
-    assert tables(project) == names
+    assert project.tables() == names
 
     # the next ordinary run finds nothing new: no rebuild of the history
     after = project.dbt("run", "--select", "consumer_daily_events", vars=VARS, project_dir=CONSUMER)
@@ -57,10 +50,10 @@ def test_a_failed_rebuild_keeps_the_table_and_its_state(project):
 
 
 def test_a_daily_aggregate_whose_date_column_is_not_a_date_is_refused(project):
-    names = tables(project)
+    names = project.tables()
     result = project.dbt("run", "--select", "consumer_hourly_events", vars=VARS, project_dir=CONSUMER,
                          expect_success=False)
     assert not result.success
     text = "\n".join(result.messages)
     assert "tideline: daily aggregate consumer_hourly_events: its date column event_date is timestamp" in text, text
-    assert tables(project) == names
+    assert project.tables() == names
