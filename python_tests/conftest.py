@@ -24,6 +24,11 @@ TARGET = os.environ.get("TIDELINE_TARGET", "local")
 # there (profiles/profiles.yml). Only speed changes; every subprocess the tests start (dbt, the
 # demo, the kill tests) inherits it.
 os.environ.setdefault("TIDELINE_CODEGEN", "false")
+# The JVM's JIT compilers take about half of a test JVM's CPU (C2 alone a third): every statement
+# reaches new Spark, Delta and Iceberg code, and on tiny tables little of it runs often enough to
+# repay a compile. Methods must run 10 times as often before they are compiled (measured on
+# test_crash_safety: CPU -7 to -11%, the same rows; docs/decisions.md).
+os.environ.setdefault("TIDELINE_JVM_OPTIONS", "-XX:CompileThresholdScaling=10")
 
 
 # The format a multi-format scenario runs at full length on: the project's default. On the others

@@ -86,7 +86,7 @@ def clean_env(**extra: str) -> dict[str, str]:
     but the suite's speed setting (Spark's code generation off: conftest.py; it changes no
     result)."""
     env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"), "LANG": "C.UTF-8"}
-    for name in ("JAVA_HOME", "TIDELINE_CODEGEN"):
+    for name in ("JAVA_HOME", "TIDELINE_CODEGEN", "TIDELINE_JVM_OPTIONS"):
         if os.environ.get(name):
             env[name] = os.environ[name]
     return {**env, **extra}
