@@ -24,10 +24,6 @@ WORLD = EventWorld(seed=3, start=dt.datetime(2025, 7, 1), days=1, events_per_day
 VARS = {"tideline__start_date": "2025-07-01", "tideline__now": "2025-07-03 00:00:00"}
 
 
-def tables(project) -> list[str]:
-    return sorted(r[1] for r in project.rows(f"show tables in {project.schema}") if not r[2])
-
-
 @pytest.mark.both_targets
 def test_a_held_run_lock_refuses_a_run_and_a_stale_one_is_taken_over(project, monkeypatch):
     monkeypatch.delenv("TIDELINE_LOCKED_DATA_DIR", raising=False)
@@ -41,17 +37,17 @@ def test_a_held_run_lock_refuses_a_run_and_a_stale_one_is_taken_over(project, mo
     refused = project.dbt("run", "--select", "tl_filtered_events", vars=VARS, expect_success=False)
     text = "\n".join(refused.messages)
     assert f"tideline: another run (another-run, since {taken} UTC) holds the run lock {lock}" in text, text
-    assert tables(project) == ["tl_run_lock"], "a refused run must create nothing"
+    assert project.tables() == ["tl_run_lock"], "a refused run must create nothing"
 
     # A lock older than tideline__run_lock_minutes was left by a killed run: taken over, then freed.
     project.runner.execute(f"alter table {lock} set tblproperties ('tideline.taken_at' = '2025-01-01 00:00:00')")
     project.dbt("run", "--select", "tl_filtered_events", vars=VARS)
-    assert "tl_run_lock" not in tables(project)
+    assert "tl_run_lock" not in project.tables()
     assert project.rows(f"select count(*) from {project.fresh('tl_filtered_events')}") == [(WORLD.rows_total(),)]
 
     # An ordinary run takes a new lock and frees it at the end.
     project.dbt("run", "--select", "tl_filtered_events", vars=VARS)
-    assert "tl_run_lock" not in tables(project)
+    assert "tl_run_lock" not in project.tables()
 
 
 @pytest.mark.both_targets
@@ -72,7 +68,7 @@ def test_a_second_cluster_run_while_one_holds_the_lock_is_refused_the_pipeline_i
     def second_run():
         done = subprocess.run([dbt, "run", "--target", "cluster", *select, "--vars", vars_], env=env, cwd=PROJECT_DIR,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900)
-        return done.returncode, done.stdout, tables(project)
+        return done.returncode, done.stdout, project.tables()
 
     on_event, seen = pause_at({"tl_filtered_events:decided": second_run})
     project.dbt("run", *select, vars=VARS, on_event=on_event)
@@ -87,4 +83,4 @@ def test_a_second_cluster_run_while_one_holds_the_lock_is_refused_the_pipeline_i
         == [(WORLD.rows_total(), WORLD.rows_total())]
     assert project.rows(f"""select model, count(*) from {project.fresh('tl_incremental_manifest')}
         group by model order by model""") == [("daily_user_activity", 1), ("tl_filtered_events", 1)]
-    assert "tl_run_lock" not in tables(project)
+    assert "tl_run_lock" not in project.tables()
