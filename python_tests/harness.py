@@ -27,6 +27,7 @@ from tideline_tools.sql import SqlRunner
 
 # The dbt commands that parse the project (and so take --target-path).
 ICEBERG_CATALOG = "tideline_iceberg"   # the var tideline__iceberg_catalog of the test profiles
+RUN_LOCK = "tl_run_lock"              # every run takes it and gives it back
 PARSING_COMMANDS = {"run", "build", "test", "compile", "seed", "snapshot", "parse", "run-operation", "show", "list", "ls"}
 
 
@@ -182,6 +183,62 @@ class Project:
                 del os.environ["TIDELINE_NOW"]
         return run_dbt(list(args), vars=merged, target=self.target, expect_success=expect_success,
                        project_dir=project_dir, on_event=on_event, profiles_dir=profiles_dir)
+
+    # ---- refusals --------------------------------------------------------------------------
+    def snapshot(self, *schemas: str) -> dict[str, Any]:
+        """What a refused command must leave as it was, in the project's two schemas and
+        `schemas`: their tables and views (and their Iceberg namespaces' tables), each view's
+        text and each table's properties (a parquet table keeps them in the metastore only), and
+        every file under their folders (size and modification time: any
+        commit of any format writes one). The run lock, which every run takes and gives back, is
+        left out."""
+        names = sorted({self.schema, self.source_schema, *schemas})
+        found = {schema for (schema,) in (r[:1] for r in self.rows("show schemas"))}
+        tables: dict[str, list] = {}
+        for schema in names:
+            if schema not in found:
+                continue
+            views = {row[1] for row in self.rows(f"show views in {schema}") if not row[2]}
+            for row in self.rows(f"show tables in {schema}"):
+                if row[2] or row[1] == RUN_LOCK:   # a session's temporary view; the run lock
+                    continue
+                name = f"{schema}.{row[1]}"
+                tables[name] = (self.rows(f"show create table {name}")[0][0] if row[1] in views
+                                else tuple(sorted(self.rows(f"show tblproperties {name}"))))
+            if self.target == "local":
+                tables.update({f"{ICEBERG_CATALOG}.{schema}.{r[1]}": None for r in self.iceberg_tables(schema) or []})
+        return {"tables": tables, "files": self._files(names)}
+
+    def _files(self, schemas: Sequence[str]) -> dict[str, tuple[int, int]]:
+        if self.target == "local":
+            data = Path(os.environ["TIDELINE_DATA_DIR"])
+        else:
+            from tideline_tools.cluster import HOME as data
+        roots = [data / "warehouse" / f"{schema}.db" for schema in schemas] + [data / "iceberg" / schema for schema in schemas]
+        return {str(p.relative_to(data)): (p.stat().st_size, p.stat().st_mtime_ns)
+                for root in roots for p in root.rglob("*") if p.is_file() and RUN_LOCK not in p.parts}
+
+    def ensure_state(self, project_dir=None) -> None:
+        """tl_state and its views, as every run's on-run-start creates them when missing: a test of
+        a refusal starts from a schema that has them (a refused run's hooks would create them)."""
+        if not self.exists("tl_incremental_manifest"):
+            self.dbt("run-operation", "tideline.ensure_state_tables", project_dir=project_dir)
+
+    def refused(self, message: str, command, *schemas: str) -> DbtResult:
+        """`command()` (a dbt call with expect_success=False) is a refusal: it failed, its messages
+        hold `message` (the rule's own words, whole: model, setting, value, what is accepted), and
+        nothing of snapshot() changed. Returns its result."""
+        before = self.snapshot(*schemas)
+        result = command()
+        text = "\n".join(result.messages)
+        assert not result.success, f"expected a refusal, the command succeeded: {message}"
+        assert message in text, f"expected the refusal {message!r}, got:\n{text}"
+        after = self.snapshot(*schemas)
+        if after != before:
+            changed = sorted(set(before["files"].items()) ^ set(after["files"].items()))
+            tables = sorted(set(before["tables"].items()) ^ set(after["tables"].items()), key=repr)
+            raise AssertionError(f"the refusal {message!r} changed tables {tables} and files {changed[:10]}")
+        return result
 
     # ---- reading -----------------------------------------------------------------------
     def assert_formats(self, names: Sequence[str]) -> None:

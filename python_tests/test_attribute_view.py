@@ -9,7 +9,6 @@ the attribute."""
 from __future__ import annotations
 
 import datetime as dt
-import os
 import shutil
 import subprocess
 import sys

@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-from pathlib import Path
 
 import pytest
 
@@ -116,18 +115,6 @@ CASES = [
 ]
 
 
-def snapshot(project) -> dict:
-    """Every schema, table and file of the project's schemas (files: size and modification time)."""
-    warehouse = Path(os.environ["TIDELINE_DATA_DIR"]) / "warehouse"
-    files = {str(p.relative_to(warehouse)): (p.stat().st_size, p.stat().st_mtime_ns)
-             for schema in (project.schema, project.source_schema, project.schema + "_bad")
-             for p in (warehouse / f"{schema}.db").rglob("*") if p.is_file()}
-    tables = {schema: sorted(r[1] for r in project.rows(f"show tables in {schema}") if not r[2])
-              for schema in (project.schema, project.source_schema, project.schema + "_bad")}
-    schemas = sorted(r[0] for r in project.rows("show schemas"))
-    return {"files": files, "tables": tables, "schemas": schemas}
-
-
 @pytest.fixture(scope="module")
 def built(project):
     project.load(WORLD, until=dt.datetime(2025, 6, 6), cadence_seconds=3600)
@@ -144,7 +131,7 @@ def built(project):
             target = change.rsplit(" as ", 1)[1]
             select = ", ".join(change if c == target else c for c in columns)
         project.runner.execute(f"create table {bad}.{name} using parquet as select {select} from {project.events_table}")
-    yield snapshot(project)
+    yield project.snapshot(project.schema + "_bad")
     project.runner.execute(f"drop schema if exists {bad} cascade")
 
 
@@ -166,7 +153,7 @@ def test_a_bad_input_is_refused_by_name_and_changes_nothing(project, built, case
                 os.environ[k] = v
     text = "\n".join(result.messages)
     message = next((line.strip() for line in text.splitlines() if "tideline: " in line), text.strip().splitlines()[0])
-    unchanged = snapshot(project) == built
+    unchanged = project.snapshot(project.schema + "_bad") == built
     print(f"\n| {case} | {message[:160]} | {'yes' if unchanged else 'NO'} |")
     assert not result.success, case
     assert expected in text, text
@@ -194,4 +181,4 @@ def test_compile_without_a_source_says_how_to_load_events(project, built):
     text = "\n".join(result.messages)
     assert not result.success
     assert "no_such_table does not exist. Load events first (make demo loads sample events" in text, text
-    assert snapshot(project) == built
+    assert project.snapshot(project.schema + "_bad") == built

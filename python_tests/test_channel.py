@@ -278,18 +278,27 @@ GOOD = ("materialized='channel', item_id='item_id', arrival_column='load_tstamp'
         "changes=['hub.backfill_a']")
 SELECT = "-- depends_on: {{ source('hub', 'backfill_a') }}\nselect item_time, item_id, value, label, load_tstamp from {{ source('hub', 'realtime') }}"
 BAD_CHANNELS = {
-    "bad_future": (GOOD + ", mutable_time='2099-01-01'", SELECT, "mutable_time = 2099-01-01 is invalid; accepted: a time in the past"),
-    "bad_unparseable": (GOOD + ", mutable_time='yesterday'", SELECT, "mutable_time = yesterday is invalid; accepted: a UTC time"),
-    "bad_retention": (GOOD + ", mutable_time='2025-01-01', retention_days=30", SELECT, "mutable_time and retention_days cannot be combined"),
-    "bad_columns": ("materialized='channel', columns={'op': 'string'}", SELECT, "columns = op is invalid; accepted: payload columns other than"),
+    "bad_future": (GOOD + ", mutable_time='2099-01-01'", SELECT,
+                   "mutable_time = 2099-01-01 is invalid; accepted: a time in the past (now is 2025-03-02 00:00:00 UTC)"),
+    "bad_unparseable": (GOOD + ", mutable_time='yesterday'", SELECT, "mutable_time = yesterday is invalid; accepted: a UTC time "
+                        "written YYYY-MM-DD[ HH:MM[:SS[.fff]]] that exists on the calendar"),
+    "bad_retention": (GOOD + ", mutable_time='2025-01-01', retention_days=30", SELECT,
+                      "mutable_time and retention_days cannot be combined: a channel with mutable_time keeps its history for good "
+                      "(as the Hub refuses ttlDays and maxItems)"),
+    "bad_columns": ("materialized='channel', columns={'op': 'string'}", SELECT,
+                    "columns = op is invalid; accepted: payload columns other than the item time, the item id, the arrival "
+                    "column, item_date, op and the change time"),
     "bad_change_relation": (GOOD.replace("hub.backfill_a", "hub.realtime") + ", mutable_time='2025-01-01'",
-                            "-- depends_on: {{ source('hub', 'backfill_a') }}\n" + SELECT, "lacks op, changed_at"),
+                            "-- depends_on: {{ source('hub', 'backfill_a') }}\n" + SELECT,
+                            "changes = hub.realtime is invalid; accepted: relations with the columns op, item_time, changed_at, "
+                            "item_id and the payload columns ({source}.realtime lacks op, changed_at)"),
     "bad_epoch": ("materialized='view'", "select * from {{ tideline.channel_items(ref('readings'), 'SOMETIMES') }}",
                   "tideline: channel readings: epoch = SOMETIMES is invalid; accepted: IMMUTABLE (the default), MUTABLE or ALL"),
     "bad_count": ("materialized='view'", "select * from {{ tideline.channel_latest(ref('readings'), 0) }}",
                   "tideline: channel readings: n = 0 is invalid; accepted: an integer >= 1"),
     "bad_next_time": ("materialized='view'", "select * from {{ tideline.channel_next(ref('readings'), 'soon', 3) }}",
-                      "tideline: channel readings: after = soon is invalid"),
+                      "tideline: channel readings: after = soon is invalid; accepted: a UTC time written "
+                      "YYYY-MM-DD[ HH:MM[:SS[.fff]]] that exists on the calendar"),
 }
 
 
@@ -303,11 +312,10 @@ def test_bad_settings_and_epoch_queries_are_refused_naming_the_channel_and_the_v
         project.runner.execute(f"create schema if not exists {project.schema}")
         if not project.rows(f"show tables in {project.schema} like 'readings'"):
             run(project, t(29, 6), M0, "readings")
-        failed = project.dbt("run", "--select", name, project_dir=CHANNELS, expect_success=False,
-                             vars={"channels__source": project.source_schema, "tideline__now": "2025-03-02 00:00:00"})
-        text = " ".join(failed.messages)
-        assert message in text, text
-        assert not project.rows(f"show tables in {project.schema} like '{name}*'"), "a refused channel wrote a table"
+        message = message.format(source=project.source_schema)
+        project.refused(message if message.startswith("tideline: ") else f"tideline: channel {name}: {message}",
+                        lambda: project.dbt("run", "--select", name, project_dir=CHANNELS, expect_success=False,
+                                            vars={"channels__source": project.source_schema, "tideline__now": "2025-03-02 00:00:00"}))
     finally:
         path.unlink()
 
@@ -333,14 +341,17 @@ def test_a_channel_without_mutable_time_can_be_given_one_before_its_items_and_ne
         empty_sources(project)
         project.write_source("realtime", REALTIME, [{**item(t(29, 1), "r1", 1), "load_tstamp": t(29, 2)}])
         convert("2025-03-01 06:00:00")
-        failed = convert("2025-03-01 07:00:00", "2025-03-01 01:00:00", expect_success=False)
-        assert "mutable_time = 2025-03-01 01:00:00 would make 1 stable items (up to 2025-03-01 01:00:00) mutable again" in " ".join(failed.messages)
+        project.refused("tideline: channel bad_conversion: mutable_time = 2025-03-01 01:00:00 would make 1 stable items "
+                        "(up to 2025-03-01 01:00:00) mutable again, after downstream models have read them; give it a "
+                        "mutable_time before its earliest item",
+                        lambda: convert("2025-03-01 07:00:00", "2025-03-01 01:00:00", expect_success=False))
         project.write_source("backfill_a", CHANGES, [change("insert", t(27, 5), "h1", t(29, 7), 7)])
         convert("2025-03-01 08:00:00", "2025-02-28 00:00:00")
         assert project.rows(f"select item_id, value, _tl_stable from {project.fresh('bad_conversion__tl_items')} order by item_id") == \
             [("h1", 7, False), ("r1", 1, True)]
-        failed = convert("2025-03-01 09:00:00", expect_success=False)
-        assert "mutable_time 2025-02-28 00:00:00 cannot be removed" in " ".join(failed.messages)
+        project.refused("tideline: channel bad_conversion: mutable_time 2025-02-28 00:00:00 cannot be removed; to make every item "
+                        "stable, move it earlier than the earliest item",
+                        lambda: convert("2025-03-01 09:00:00", expect_success=False))
         assert project.rows(f"select count(*) from {project.fresh('tl_state')} where model = 'bad_conversion' and kind = 'run'")[0][0] == 2
     finally:
         path.unlink()

@@ -267,9 +267,10 @@ def test_a_changed_file_format_is_refused_then_a_full_refresh_converts_it_atomic
         before = (sorted(project.table("upsert"), key=repr), task_state(project, "upsert"))
         project.write_source("append_only", APPEND_ONLY, LOADS[3])
         project.file_format = "iceberg"
-        refused = run(project, "upsert", at(160), expect_success=False, **state)
-        assert any(f"tideline: model upsert: table {project.schema}.upsert__tl_data is parquet, the model's file_format is iceberg;"
-                   " nothing was written" in m for m in refused.messages), refused.messages
+        project.refused(f"tideline: model upsert: table {project.schema}.upsert__tl_data is parquet, the model's file_format is iceberg;"
+                        " nothing was written. Convert it with dbt run --full-refresh --select upsert"
+                        " (the old table stays readable until the new one replaces it), or set file_format: parquet",
+                        lambda: run(project, "upsert", at(160), expect_success=False, **state))
         crashed = run(project, "upsert", at(160), "--full-refresh", expect_success=False, tideline__fail_at="upsert:committed", **state)
         assert any("injected failure after upsert:committed" in m for m in crashed.messages), crashed.messages
         project.file_format = original   # where tl_state is
@@ -374,22 +375,29 @@ def test_any_split_of_runs_equals_the_reference_and_one_replay(project, deps, ro
 GOOD_CONFIG = "columns={'key': 'int', 'val': 'int'}, inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}"
 GOOD_INSERT = "insert into {{ this }} select key, val from {{ tideline.input('stream.append_only') }}"
 BAD_TASKS = {
-    "bad_no_columns": ("inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}", GOOD_INSERT, "columns = null"),
+    "bad_no_columns": ("inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}", GOOD_INSERT,
+                       "columns = null is invalid; accepted: a mapping of column name to Spark type, e.g. {{'key': 'int', 'val': 'int'}}"),
     "bad_self_input": ("columns={'key': 'int', 'val': 'int'}, inputs=['bad_self_input']", GOOD_INSERT,
-                       "inputs = \"bad_self_input\" is invalid; accepted: other models or sources"),
+                       "inputs = \"bad_self_input\" is invalid; accepted: other models or sources: the task's output is read as "
+                       "{{{{ this }}}}, never as an input"),
     "bad_unknown_input": (GOOD_CONFIG, "insert into {{ this }} select 1, anomaly_count from {{ tideline.input('stream.anomalies') }}",
-                          "inputs named in config inputs (stream.append_only)"),
+                          "statement 1 = \"tideline.input(stream.anomalies)\" is invalid; accepted: inputs named in config inputs "
+                          "(stream.append_only)"),
     "bad_no_commit_column": ("columns={'key': 'int', 'val': 'int'}, inputs=['stream.append_only']", GOOD_INSERT,
-                             "inputs.stream.append_only.commit_column = \"_tl_batch\""),
-    "bad_update": (GOOD_CONFIG, "update {{ this }} set val = 1", "`delete from {{ this }} [where ...]` or `insert into"),
+                             "inputs.stream.append_only.commit_column = \"_tl_batch\" is invalid; accepted: a timestamp column of "
+                             "{source}.append_only (key, val, load_tstamp)"),
+    "bad_update": (GOOD_CONFIG, "update {{ this }} set val = 1",
+                   "statement 1 = \"update {schema}.bad_update set val = 1\" is invalid; accepted: `delete from {{{{ this }}}} "
+                   "[where ...]` or `insert into {{{{ this }}}} [(columns)] select ...`"),
     "bad_other_target": (GOOD_CONFIG, "insert into somewhere_else select key, val from {{ tideline.input('stream.append_only') }}",
-                         "statements that write the task's own output"),
+                         "statement 1 = \"{quoted}\" is invalid; accepted: statements that write the task's own output, "
+                         "{schema}.bad_other_target ({{{{ this }}}}), and nothing else"),
     "bad_column_count": (GOOD_CONFIG, "insert into {{ this }} select key, val, 1 from {{ tideline.input('stream.append_only') }}",
-                         "a select of 2 columns (key, val), not 3"),
+                         "statement 1 = [\"key\", \"val\", \"1\"] is invalid; accepted: a select of 2 columns (key, val), not 3"),
     "bad_column_name": (GOOD_CONFIG, "insert into {{ this }} (key, value) select key, val from {{ tideline.input('stream.append_only') }}",
                         "statement 1 = \"value\" is invalid; accepted: columns of config columns (key, val)"),
     "bad_compact_every": (GOOD_CONFIG + ", compact_every=0", GOOD_INSERT,
-                          "compact_every = 0 is invalid; accepted: an integer >= 1"),
+                          "compact_every = 0 is invalid; accepted: an integer >= 1 (runs between compactions)"),
 }
 
 
@@ -401,9 +409,10 @@ def test_bad_continual_task_settings_are_refused_and_change_nothing(project, dep
     path = CONTINUAL / "models" / f"{name}.sql"
     path.write_text(f"{{{{ config(materialized='continual_task', {config}) }}}}\n{statement}\n")
     try:
-        failed = run(project, name, at(50), expect_success=False)
-        text = " ".join(failed.messages)
-        assert f"tideline: continual task {name}" in text and message in text, text
-        assert not any(name in str(r) for r in project.rows(f"show tables in {project.schema}")), "a refused task wrote a table"
+        project.ensure_state(CONTINUAL)
+        # the message quotes a statement as rendered (an input read as a subquery), cut at 80 characters
+        quoted = f"insert into somewhere_else select key, val from (select * from {project.source_schema}"[:80]
+        expected = message.format(source=project.source_schema, schema=project.schema, quoted=quoted)
+        project.refused(f"tideline: continual task {name}: {expected}", lambda: run(project, name, at(50), expect_success=False))
     finally:
         path.unlink()

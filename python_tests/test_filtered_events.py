@@ -152,10 +152,8 @@ def test_an_event_loaded_exactly_on_a_boundary_is_read_once(project):
 ])
 def test_bad_vars_are_refused_before_anything_is_written(project, name, value, accepted):
     project.reset()
-    result = project.dbt("run", "--select", *MODELS, vars={**VARS, name: value}, expect_success=False)
-    assert not result.success
-    text = "\n".join(result.messages)
-    assert f"tideline: var {name} = {json.dumps(value)} is invalid; accepted: {accepted}" in text, text
+    project.refused(f"tideline: var {name} = {json.dumps(value)} is invalid; accepted: {accepted}",
+                    lambda: project.dbt("run", "--select", *MODELS, vars={**VARS, name: value}, expect_success=False))
     assert project.tables() == []
 
 
@@ -227,11 +225,9 @@ def test_a_state_table_of_another_version_is_refused_with_its_columns(project):
     old = f"{project.schema}.tl_state"
     project.runner.execute(f"""create table {old} (run_id string, kind string, batch timestamp, model string)
         using parquet partitioned by (model)""")
-    result = run(project, "2025-06-03 00:00:00", expect_success=False)
-    assert not result.success
-    text = "\n".join(result.messages)
-    assert f"tideline: state table {old} has columns (run_id, kind, batch, model)" in text, text
-    assert "State is not migrated between versions" in text
+    result = project.refused(f"tideline: state table {old} has columns (run_id, kind, batch, model)",
+                             lambda: run(project, "2025-06-03 00:00:00", expect_success=False))
+    assert "State is not migrated between versions" in "\n".join(result.messages)
     assert project.tables() == ["tl_state"]
 
 
@@ -242,19 +238,14 @@ def test_a_state_table_of_the_earlier_layout_is_refused(project):
     old = f"{project.schema}.tl_daily_aggregation_manifest"
     project.runner.execute(f"""create table {old} (event_date date, processed_rows bigint, skipped_rows bigint,
         last_processed_at timestamp, batch timestamp, model string) using parquet partitioned by (model)""")
-    result = run(project, "2025-06-03 00:00:00", expect_success=False)
-    assert not result.success
-    text = "\n".join(result.messages)
-    assert f"tideline: state table {old} is a table of an earlier version of tideline" in text, text
-    assert "drop the old state tables" in text
+    result = project.refused(f"tideline: state table {old} is a table of an earlier version of tideline",
+                             lambda: run(project, "2025-06-03 00:00:00", expect_success=False))
+    assert "drop the old state tables" in "\n".join(result.messages)
     assert project.tables() == ["tl_daily_aggregation_manifest"]
 
 
 def test_a_misspelt_var_is_refused_with_the_closest_name(project):
     project.reset()
-    result = run(project, "2025-06-03 00:00:00", expect_success=False, tideline__backfil_limit_days=3)
-    assert not result.success
-    text = "\n".join(result.messages)
-    assert ("tideline: var tideline__backfil_limit_days is not a tideline var "
-            "(did you mean tideline__backfill_limit_days?)") in text, text
+    project.refused("tideline: var tideline__backfil_limit_days is not a tideline var (did you mean tideline__backfill_limit_days?)",
+                    lambda: run(project, "2025-06-03 00:00:00", expect_success=False, tideline__backfil_limit_days=3))
     assert project.tables() == []

@@ -74,7 +74,7 @@ def command_env(tmp_path: Path, file_format: str) -> dict[str, str]:
     env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"), "LANG": "C.UTF-8",
            "TIDELINE_DATA_DIR": str(tmp_path / "data"), "TIDELINE_SCHEMA": "kill", "TIDELINE_FILE_FORMAT": file_format,
            "PYTHONUNBUFFERED": "1"}   # each line of dbt's output as it is written: the kill is inside the statement
-    for name in ("JAVA_HOME", "TIDELINE_CODEGEN", "TIDELINE_JVM_OPTIONS"):
+    for name in ("JAVA_HOME", "TIDELINE_CODEGEN", "TIDELINE_JVM_OPTIONS", "DBT_WRITE_JSON", "DBT_LOG_LEVEL_FILE"):
         if os.environ.get(name):
             env[name] = os.environ[name]
     return env

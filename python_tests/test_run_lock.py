@@ -34,9 +34,10 @@ def test_a_held_run_lock_refuses_a_run_and_a_stale_one_is_taken_over(project, mo
     project.runner.execute(f"""create table {lock} (run_id string) using parquet
         tblproperties ('tideline.run_id' = 'another-run', 'tideline.taken_at' = '{taken}')""")
 
-    refused = project.dbt("run", "--select", "tl_filtered_events", vars=VARS, expect_success=False)
-    text = "\n".join(refused.messages)
-    assert f"tideline: another run (another-run, since {taken} UTC) holds the run lock {lock}" in text, text
+    project.refused(f"tideline: another run (another-run, since {taken} UTC) holds the run lock {lock}; one run at a time per target schema. "
+                    "Wait for it to end; a lock older than 120 minutes (tideline__run_lock_minutes) is taken over, or free it with: "
+                    "dbt run-operation tideline.release_run_lock --args '{force: true}'",
+                    lambda: project.dbt("run", "--select", "tl_filtered_events", vars=VARS, expect_success=False))
     assert project.tables() == ["tl_run_lock"], "a refused run must create nothing"
 
     # A lock older than tideline__run_lock_minutes was left by a killed run: taken over, then freed.

@@ -19,8 +19,13 @@ VARS = {"tideline__start_date": "2025-05-01", "tideline__backfill_limit_days": 3
 SELECT = ["tl_filtered_events", "daily_user_activity"]
 
 
+RETAIN_REFUSED = ("tideline: maintain_tables: retain_hours = 24 is invalid; accepted: a number of hours >= 168 (Delta refuses "
+                  "to vacuum files younger than 7 days: a reader still on an older version would lose them)")
+
+
 def everything(project) -> dict[str, list[dict]]:
-    """Every table and view of the project's schema, whole (the run lock excepted)."""
+    """Every table and view of the project's schema, whole (the run lock excepted): what a
+    maintenance operation, which rewrites files, must leave as it was."""
     names = sorted(r[1] for r in project.rows(f"show tables in {project.schema}") if r[1] != "tl_run_lock" and not r[2])
     return {name: project.table(f"{project.schema}.{name}") for name in names}
 
@@ -32,57 +37,54 @@ def assert_unchanged(project, before) -> None:
         assert_rows_equal(after[name], before[name], label=name)
 
 
-def assert_conversion_refused(result, table: str, found: str, wanted: str) -> None:
-    """The run failed with the refusal of the filtered events' table in another format, and its fix."""
-    assert not result.success
-    message = "\n".join(result.messages)
-    assert (f"tideline: model tl_filtered_events: table {table} is {found}, the model's file_format is {wanted};"
-            " nothing was written. Convert it with dbt run --full-refresh --select tl_filtered_events") in message, message
+def assert_conversion_refused(project, table: str, found: str, wanted: str, command) -> None:
+    """`command()` is refused for the filtered events' table in another format, with its fix, and changes nothing."""
+    project.refused(f"tideline: model tl_filtered_events: table {table} is {found}, the model's file_format is {wanted};"
+                    " nothing was written. Convert it with dbt run --full-refresh --select tl_filtered_events (the old table stays readable"
+                    f" until the new one replaces it), or set file_format: {found}", command)
 
 
 @pytest.fixture
 def built(project):
-    """The pipeline built in parquet over two loads; returns (vars of the next run, what it holds)."""
+    """The pipeline built in parquet over two loads; returns the vars of the next run."""
     project.reset()
     project.file_format = "parquet"
     t = dt.datetime(2025, 5, 2, 6)
     project.load(WORLD, until=t, cadence_seconds=3600)
     project.dbt("run", "--select", *SELECT, vars={**VARS, "tideline__now": str(t)})
     project.load(WORLD, until=t + dt.timedelta(days=1), cadence_seconds=3600)
-    return {**VARS, "tideline__now": str(t + dt.timedelta(days=1))}, everything(project)
+    return {**VARS, "tideline__now": str(t + dt.timedelta(days=1))}
 
 
 def test_a_file_format_tideline_does_not_write_is_refused_by_name(project, built):
-    next_vars, before = built
+    next_vars = built
     project.file_format = "orc"   # dbt_project.yml's +file_format
-    result = project.dbt("run", "--select", *SELECT, expect_success=False,
-                         vars={**next_vars, "tideline__state_file_format": "parquet"})
-    assert not result.success
-    message = "\n".join(result.messages)
-    assert 'tideline: model tl_filtered_events: file_format = "orc" is invalid; accepted: parquet, delta, iceberg' in message, message
+    result = project.refused('tideline: model tl_filtered_events: file_format = "orc" is invalid; accepted: parquet, delta, iceberg',
+                             lambda: project.dbt("run", "--select", *SELECT, expect_success=False,
+                                                 vars={**next_vars, "tideline__state_file_format": "parquet"}))
     assert result.node_status().get("daily_user_activity") in ("skipped", None), result.node_status()
-    assert_unchanged(project, before)
 
     project.file_format = "parquet"
-    result = project.dbt("run", "--select", *SELECT, expect_success=False, vars={**next_vars, "tideline__state_file_format": "avro"})
-    assert not result.success and result.node_status() == {}
-    assert 'tideline: var tideline__state_file_format = "avro" is invalid; accepted: parquet, delta, iceberg' in "\n".join(result.messages)
-    assert_unchanged(project, before)
+    result = project.refused('tideline: var tideline__state_file_format = "avro" is invalid; accepted: parquet, delta, iceberg',
+                             lambda: project.dbt("run", "--select", *SELECT, expect_success=False,
+                                                 vars={**next_vars, "tideline__state_file_format": "avro"}))
+    assert result.node_status() == {}
 
 
 def test_a_table_in_another_format_is_refused_until_a_full_refresh_converts_it(project, built):
-    next_vars, before = built
+    next_vars = built
     project.file_format = "delta"
-    result = project.dbt("run", "--select", *SELECT, expect_success=False, vars={**next_vars, "tideline__state_file_format": "parquet"})
-    assert_conversion_refused(result, f"{project.schema}.tl_filtered_events__tl_rows", "parquet", "delta")
-    assert_unchanged(project, before)
+    assert_conversion_refused(project, f"{project.schema}.tl_filtered_events__tl_rows", "parquet", "delta",
+                              lambda: project.dbt("run", "--select", *SELECT, expect_success=False,
+                                                  vars={**next_vars, "tideline__state_file_format": "parquet"}))
 
     # a state table in another format than tideline__state_file_format: refused before any model
-    result = project.dbt("run", "--select", *SELECT, expect_success=False, vars={**next_vars, "tideline__state_file_format": "delta"})
-    assert not result.success and result.node_status() == {}
-    assert (f"tideline: state table {project.schema}.tl_state is parquet, tideline__state_file_format is delta; nothing was written"
-            in "\n".join(result.messages))
-    assert_unchanged(project, before)
+    result = project.refused(f"tideline: state table {project.schema}.tl_state is parquet, tideline__state_file_format is delta; "
+                             "nothing was written. Set tideline__state_file_format to parquet, or rebuild the schema's tideline "
+                             f"models in the new format: drop {project.schema}.tl_state and run dbt run --full-refresh.",
+                             lambda: project.dbt("run", "--select", *SELECT, expect_success=False,
+                                                 vars={**next_vars, "tideline__state_file_format": "delta"}))
+    assert result.node_status() == {}
 
     # --full-refresh converts the models' tables; the data is what a parquet run gives
     project.dbt("run", "--full-refresh", "--select", *SELECT, vars={**next_vars, "tideline__state_file_format": "parquet"})
@@ -101,12 +103,11 @@ def test_a_parquet_pipeline_is_refused_as_iceberg_until_a_full_refresh_converts_
     """Iceberg tables live in their own catalog: a parquet pipeline whose file_format became
     iceberg is refused (nothing changes), `--full-refresh` converts it (the parquet tables go,
     the models' views read the Iceberg tables), and the next incremental run equals a rebuild."""
-    next_vars, before = built
+    next_vars = built
     project.file_format = "iceberg"
     state_vars = {**next_vars, "tideline__state_file_format": "parquet"}
-    result = project.dbt("run", "--select", *SELECT, expect_success=False, vars=state_vars)
-    assert_conversion_refused(result, f"{project.schema}.tl_filtered_events__tl_rows", "parquet", "iceberg")
-    assert_unchanged(project, before)
+    assert_conversion_refused(project, f"{project.schema}.tl_filtered_events__tl_rows", "parquet", "iceberg",
+                              lambda: project.dbt("run", "--select", *SELECT, expect_success=False, vars=state_vars))
 
     project.dbt("run", "--full-refresh", "--select", *SELECT, vars=state_vars)
     project.assert_formats(["tl_filtered_events__tl_rows", "daily_user_activity"])
@@ -122,12 +123,10 @@ def test_a_parquet_pipeline_is_refused_as_iceberg_until_a_full_refresh_converts_
     # --full-refresh converts them (then the Iceberg tables go)
     iceberg_tables = ["tl_filtered_events__tl_rows", "daily_user_activity"]
     stored = {name: project.table(f"{ICEBERG_CATALOG}.{project.schema}.{name}") for name in iceberg_tables}
-    before = everything(project)
     project.file_format = "parquet"
     run_vars = {**state_vars, "tideline__now": str(now + dt.timedelta(hours=1))}
-    result = project.dbt("run", "--select", *SELECT, expect_success=False, vars=run_vars)
-    assert_conversion_refused(result, f"{ICEBERG_CATALOG}.{project.schema}.tl_filtered_events__tl_rows", "iceberg", "parquet")
-    assert_unchanged(project, before)
+    assert_conversion_refused(project, f"{ICEBERG_CATALOG}.{project.schema}.tl_filtered_events__tl_rows", "iceberg", "parquet",
+                              lambda: project.dbt("run", "--select", *SELECT, expect_success=False, vars=run_vars))
     for name in iceberg_tables:
         assert_rows_equal(project.table(f"{ICEBERG_CATALOG}.{project.schema}.{name}"), stored[name], label=f"{ICEBERG_CATALOG}: {name}")
 
@@ -162,16 +161,11 @@ def test_maintenance_compacts_and_vacuums_every_delta_table_and_changes_no_row(p
     project.assert_formats(tables[:2])
     before, histories = everything(project), {name: delta_history(project, name) for name in tables}
 
-    refused = project.dbt("run-operation", "tideline.maintain_tables", "--args", "{retain_hours: 24}", expect_success=False, vars=state_vars)
-    assert not refused.success
-    assert ("tideline: maintain_tables: retain_hours = 24 is invalid; accepted: a number of hours >= 168"
-            in "\n".join(refused.messages)), refused.messages
-    assert {name: delta_history(project, name) for name in tables} == histories
-    assert_unchanged(project, before)
-
-    refused = project.dbt("run-operation", "tideline.maintain_tables", "--args", "{listing_tasks: 0}", expect_success=False, vars=state_vars)
-    assert ("tideline: maintain_tables: listing_tasks = 0 is invalid; accepted: a whole number >= 1"
-            in "\n".join(refused.messages)), refused.messages
+    project.refused(RETAIN_REFUSED, lambda: project.dbt("run-operation", "tideline.maintain_tables", "--args", "{retain_hours: 24}",
+                                                        expect_success=False, vars=state_vars))
+    project.refused("tideline: maintain_tables: listing_tasks = 0 is invalid; accepted: a whole number >= 1",
+                    lambda: project.dbt("run-operation", "tideline.maintain_tables", "--args", "{listing_tasks: 0}",
+                                        expect_success=False, vars=state_vars))
     assert {name: delta_history(project, name) for name in tables} == histories
 
     listing = "spark.sql.sources.parallelPartitionDiscovery.parallelism"
@@ -226,12 +220,9 @@ def test_maintenance_rewrites_small_files_of_every_iceberg_table_and_changes_no_
         properties = dict(project.rows(f"show tblproperties {ICEBERG_CATALOG}.{project.schema}.{name}"))
         assert properties.get("write.metadata.delete-after-commit.enabled") == "true", (name, properties)
 
-    refused = project.dbt("run-operation", "tideline.maintain_tables", "--args", "{retain_hours: 24}", expect_success=False, vars=state_vars)
-    assert not refused.success
-    assert ("tideline: maintain_tables: retain_hours = 24 is invalid; accepted: a number of hours >= 168"
-            in "\n".join(refused.messages)), refused.messages
+    project.refused(RETAIN_REFUSED, lambda: project.dbt("run-operation", "tideline.maintain_tables", "--args", "{retain_hours: 24}",
+                                                        expect_success=False, vars=state_vars))
     assert {name: iceberg_snapshots(project, name) for name in tables} == snapshots
-    assert_unchanged(project, before)
 
     project.dbt("run-operation", "tideline.maintain_tables", vars=state_vars)
     for name in tables:
