@@ -167,11 +167,12 @@ def test_the_seed_examples(runner):
     ("*/0 * * * *", "minute step in '*/0' must be at least 1"),
     ("0 5-1 * * *", "hour range '5-1' goes backwards"),
     ("0 0 30 feb *", "day-of-month never occurs in the months given"),
-    ("0 0 ? * *", "day-of-month item '?' is not"),
+    ("0 0 ? * *", "day-of-month item '?' is not *, N, A-B or one of them with /step"),
 ])
 def test_malformed_expressions_are_refused_naming_the_field(runner, expression, message):
     args = json.dumps({"cases": [[expression, "2025-01-01 00:00"]]})
     result = run_dbt(["run-operation", "tideline.cron_cases", "--args", args, *TARGET_PATH], target=runner.target, expect_success=False)
     text = "\n".join(result.messages)
     assert not result.success
-    assert f"tideline: update_cron = {json.dumps(expression)} is not a valid cron expression: {message}" in text, text
+    assert (f"tideline: update_cron = {json.dumps(expression)} is not a valid cron expression: {message}; accepted: five "
+            "fields 'minute hour day-of-month month day-of-week' of *, N, A-B, lists and /steps, e.g. '0 13 * * *'") in text, text
