@@ -125,6 +125,15 @@ class Pipeline:
             else:
                 self.skipped[d] = pending
 
+    def backfill(self, first: dt.date, last: dt.date) -> None:
+        """A run with tideline__backfill_dates [first, last], as documented: the aggregate's dates
+        first..last are recomputed whole from the filtered events (their skipped rows included,
+        nothing pending after it); no window is read and no watermark moves."""
+        for d in {r["derived_tstamp"].date() for r in self.filtered.values()}:
+            if first <= d <= last:
+                self.reflected[d] = {eid for eid, r in self.filtered.items() if r["derived_tstamp"].date() == d}
+                self.skipped[d] = 0
+
     # ---- expected tables ---------------------------------------------------------------
     def filtered_rows(self) -> list[dict]:
         return [{"event_id": r["event_id"], "load_tstamp": r["load_tstamp"], "_tl_batch": r["_batch"],

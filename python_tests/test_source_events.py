@@ -15,8 +15,9 @@ import re
 
 import pytest
 
-from harness import (FROM_SOURCE, OVER_FILTERED, Project, assert_rows_equal, assert_same_as_over_filtered_events,
-                     data_rows, date_state)
+from harness import (FROM_SOURCE, OVER_FILTERED, SOURCE_COLUMNS, Project, assert_rows_equal,
+                     assert_same_as_over_filtered_events, data_rows, date_state)
+from reference import Pipeline, Settings, source_rows
 from tideline_tools.generator import EventWorld
 
 WORLD = EventWorld(seed=515, start=dt.datetime(2025, 5, 1), days=4, events_per_day=90, users=9,
@@ -27,18 +28,37 @@ VARS = {"tideline__start_date": "2025-05-01", "tideline__backfill_limit_days": 1
         "tideline__min_rows_to_process": 3, "tideline__dedupe_lookback_days": 1,
         "tideline__compact_every": 4}   # compactions of its state, between runs
 SELECT = ["tl_filtered_events", OVER_FILTERED, FROM_SOURCE]
+# the same rules for the Python reference (compact_every changes no row)
+SETTINGS = Settings(start_date=dt.date(2025, 5, 1), backfill_limit_days=1, reprocess_days=1, min_rows_to_process=3,
+                    dedupe_lookback_days=1)
 RUN_TIMES = [dt.datetime(2025, 5, 1, 9), dt.datetime(2025, 5, 2, 1), dt.datetime(2025, 5, 2, 13),
              dt.datetime(2025, 5, 4, 2), dt.datetime(2025, 5, 6, 8), dt.datetime(2025, 5, 7, 8)]
 
 
+def assert_as_the_reference(project, reference: Pipeline, label: str) -> None:
+    """FROM_SOURCE's rows and per-date state (dates with processed or skipped rows) are those of
+    the Python reference's aggregate."""
+    expected = [{c: r[c] for c in SOURCE_COLUMNS} for r in reference.daily_user_activity()]
+    assert_rows_equal(project.table(FROM_SOURCE, SOURCE_COLUMNS), expected, label=f"{label}: rows against the reference")
+    got = {r["event_date"]: (r["processed_rows"], r["skipped_rows"]) for r in date_state(project, FROM_SOURCE)
+           if r["processed_rows"] or r["skipped_rows"]}
+    want = {r["event_date"]: (r["processed_rows"], r["skipped_rows"]) for r in reference.aggregation_manifest()}
+    assert got == want, f"{label}: date state against the reference"
+
+
 def test_every_run_and_a_backfill_give_what_the_aggregate_over_filtered_events_gives(project):
+    """Each run, the backfill and the catch-up equal the Python reference (independent of
+    tideline) and, as a second check, the same aggregate over the filtered events."""
     project.reset()
+    reference = Pipeline(SETTINGS)
     skipped = 0
     for now in RUN_TIMES:
         project.load(WORLD, until=now, cadence_seconds=3600)
         # after a gap, as many runs as the window needs (backfill_limit_days 1)
         for _ in range(4):
             project.dbt("run", "--select", *SELECT, vars={**VARS, "tideline__now": str(now)})
+            reference.run(source_rows(project), now)
+            assert_as_the_reference(project, reference, f"run at {now}")
             assert_same_as_over_filtered_events(project, f"run at {now}")
         skipped += sum(r["skipped_rows"] for r in date_state(project, FROM_SOURCE))
     assert skipped > 0, "the scenario should skip late rows"
@@ -59,12 +79,16 @@ def test_every_run_and_a_backfill_give_what_the_aggregate_over_filtered_events_g
     before = sorted(project.rows(manifest))
     backfill = {**VARS, "tideline__now": last, "tideline__backfill_dates": ["2025-05-02", "2025-05-03"]}
     project.dbt("run", "--select", OVER_FILTERED, FROM_SOURCE, vars=backfill)
+    reference.backfill(*backfilled)
+    assert_as_the_reference(project, reference, "after a backfill")
     assert_same_as_over_filtered_events(project, "after a backfill")
     assert sorted(project.rows(manifest)) == before
     assert not [r for r in date_state(project, FROM_SOURCE) if r["event_date"] in backfilled and r["skipped_rows"]]
     # and the catch-up with the repair thresholds: nothing stays skipped
     catch_up = {**VARS, "tideline__now": last, "tideline__min_rows_to_process": 1, "tideline__reprocess_days": 3650}
     project.dbt("run", "--select", *SELECT, vars=catch_up)
+    reference.run(source_rows(project), RUN_TIMES[-1], Settings(**{**SETTINGS.__dict__, "min_rows_to_process": 1, "reprocess_days": 3650}))
+    assert_as_the_reference(project, reference, "after the catch-up")
     assert_same_as_over_filtered_events(project, "after the catch-up")
     assert not [r for r in date_state(project, FROM_SOURCE) if r["skipped_rows"]]
 
