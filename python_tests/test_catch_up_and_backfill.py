@@ -10,6 +10,7 @@ import json
 import pytest
 
 from harness import Project, assert_rows_equal, data_rows
+from reference import Pipeline, Settings, source_rows
 from tideline_tools.generator import EventWorld
 
 WORLD = EventWorld(seed=5150, start=dt.datetime(2025, 9, 1), days=4, events_per_day=80, users=10,
@@ -23,6 +24,9 @@ SKIPPING = {**VARS, "tideline__reprocess_days": 2, "tideline__min_rows_to_proces
 MODELS = ["tl_filtered_events", "daily_user_activity",
           "daily_page_activity", "user_attributes"]
 TIMES = [dt.datetime(2025, 9, 2, 6), dt.datetime(2025, 9, 4, 6), dt.datetime(2025, 9, 9, 6)]
+# the same rules for the Python reference (tideline's defaults for the others)
+REFERENCE = Settings(start_date=dt.date(2025, 9, 1), reprocess_days=3650, min_rows_to_process=1)
+REFERENCE_SKIPPING = Settings(start_date=dt.date(2025, 9, 1), reprocess_days=2, min_rows_to_process=4)
 
 
 def windows(project, model: str) -> list[tuple]:
@@ -32,11 +36,15 @@ def windows(project, model: str) -> list[tuple]:
 
 @pytest.fixture(scope="module")
 def reference(project):
-    """The uninterrupted pipeline: every model, every run. Tables after each run."""
+    """The uninterrupted pipeline: every model, every run. Tables after each run; daily_user_activity
+    equal to the Python reference's after each."""
     snapshots = []
+    pipeline = Pipeline(REFERENCE)
     for now in TIMES:
         project.load(WORLD, until=now, cadence_seconds=3600)
         project.dbt("run", "--select", *MODELS, vars={**VARS, "tideline__now": str(now)})
+        pipeline.run(source_rows(project), now)
+        project.assert_table_equals("daily_user_activity", pipeline.daily_user_activity())
         snapshots.append({t: data_rows(project.table(t)) for t in ("daily_user_activity", "daily_page_activity")})
     return snapshots
 
@@ -74,11 +82,18 @@ def test_a_model_added_later_builds_its_history_by_itself(project, runner, refer
     other.reset_models()
 
 
+def after_rows(project) -> list[tuple]:
+    return project.rows(f"""select event_date, processed_rows, skipped_rows from {project.fresh('tl_daily_aggregation_manifest')}
+        where model = 'daily_user_activity'""")
+
+
 def test_custom_backfill_between_two_past_dates_moves_no_watermark(project, runner, reference):
     project = Project(runner, "backfill_skipping", source_of=project)  # same events, thresholds that skip
     project.reset_models()
+    pipeline = Pipeline(REFERENCE_SKIPPING)
     for now in TIMES:
         project.dbt("run", "--select", *MODELS, vars={**SKIPPING, "tideline__now": str(now)})
+        pipeline.run(source_rows(project), now)
     state_sql = """select event_date, processed_rows, skipped_rows from {}
         where model = 'daily_user_activity' order by event_date"""
     before = project.rows(state_sql.format(project.fresh("tl_daily_aggregation_manifest")))
@@ -101,6 +116,11 @@ def test_custom_backfill_between_two_past_dates_moves_no_watermark(project, runn
         where event_date between date'{first}' and date'{last}' group by 1"""))
     assert counts == filtered
     assert_rows_equal(project.table("tl_incremental_manifest"), manifest_before, label="manifest")
+    # and the whole aggregate is the reference's after the same backfill
+    pipeline.backfill(first, last)
+    project.assert_table_equals("daily_user_activity", pipeline.daily_user_activity())
+    assert {d: (p, s) for d, p, s in after_rows(project) if p or s} == \
+        {r["event_date"]: (r["processed_rows"], r["skipped_rows"]) for r in pipeline.aggregation_manifest()}
     project.reset_models()
 
 
