@@ -77,8 +77,8 @@ MUTANTS = [
            "if r[\"event_id\"] not in first or _rank(r) < _rank(first[r[\"event_id\"]]):",
            "if r[\"event_id\"] not in first or _rank(r) > _rank(first[r[\"event_id\"]]):", PIPELINE),
     Mutant("reference: late rows never skipped", "python_tests/reference.py",
-           "if on_time > 0 or (pending >= s.min_rows_to_process and recent):",
-           "if True:", PIPELINE),
+           "return on_time > 0 or (pending >= s.min_rows_to_process and recent), pending",
+           "return True, pending", PIPELINE),
 ]
 
 
