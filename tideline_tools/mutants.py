@@ -3,7 +3,8 @@
 Each mutant changes one rule in one file (a macro, or the Python reference the tests trust),
 then runs the tests that guard that rule; the mutant is killed when they fail. The files are put
 back after each mutant, also when the run is interrupted. The working tree's files must be
-unchanged before the run (nothing of yours is overwritten).
+unchanged before the run (nothing of yours is overwritten). Commit nothing while it runs: a
+`git commit -a` then would take the mutated file with it.
 
     python -m tideline_tools.mutants            # every mutant
     python -m tideline_tools.mutants -k window  # the mutants whose name contains "window"
