@@ -189,12 +189,11 @@ class Project:
         """What a refused command must leave as it was, in the project's two schemas and
         `schemas`: their tables and views (and their Iceberg namespaces' tables), each view's
         text and each table's properties (a parquet table keeps them in the metastore only), and
-        every file under their folders (size and modification time: any
-        commit of any format writes one). The run lock, which every run takes and gives back, is
-        left out."""
+        every file under their folders (size and modification time: any commit of any format
+        writes one). The run lock, which every run takes and gives back, is left out."""
         names = sorted({self.schema, self.source_schema, *schemas})
         found = {schema for (schema,) in (r[:1] for r in self.rows("show schemas"))}
-        tables: dict[str, list] = {}
+        tables: dict[str, Any] = {}
         for schema in names:
             if schema not in found:
                 continue
@@ -219,8 +218,8 @@ class Project:
                 for root in roots for p in root.rglob("*") if p.is_file() and RUN_LOCK not in p.parts}
 
     def ensure_state(self, project_dir=None) -> None:
-        """tl_state and its views, as every run's on-run-start creates them when missing: a test of
-        a refusal starts from a schema that has them (a refused run's hooks would create them)."""
+        """Creates tl_state and its views when missing, as every run's on-run-start does: a test of
+        a refusal starts from a schema that has them (the refused run's hooks would create them)."""
         if not self.exists("tl_incremental_manifest"):
             self.dbt("run-operation", "tideline.ensure_state_tables", project_dir=project_dir)
 
