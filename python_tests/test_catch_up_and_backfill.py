@@ -94,6 +94,7 @@ def test_custom_backfill_between_two_past_dates_moves_no_watermark(project, runn
     for now in TIMES:
         project.dbt("run", "--select", *MODELS, vars={**SKIPPING, "tideline__now": str(now)})
         pipeline.run(source_rows(project), now)
+        project.assert_table_equals("daily_user_activity", pipeline.daily_user_activity())
     state_sql = """select event_date, processed_rows, skipped_rows from {}
         where model = 'daily_user_activity' order by event_date"""
     before = project.rows(state_sql.format(project.fresh("tl_daily_aggregation_manifest")))
