@@ -29,6 +29,13 @@ os.environ.setdefault("TIDELINE_CODEGEN", "false")
 # repay a compile. Methods must run 10 times as often before they are compiled (measured on
 # test_crash_safety: CPU -7 to -11%, the same rows; docs/decisions.md).
 os.environ.setdefault("TIDELINE_JVM_OPTIONS", "-XX:CompileThresholdScaling=10")
+# Adaptive query execution re-plans each stage from its shuffle's statistics, and each of its
+# shuffles has 4 partitions: planning and task overhead on tables of a few hundred rows. Off, with
+# one shuffle partition (profiles/profiles.yml reads both; the demo, the benchmarks and the cluster
+# keep AQE on). Measured on test_crash_safety, test_mutability and test_channel in two processes:
+# wall 655 s -> 605 s, CPU 1211 s -> 1116 s; C1-only JIT on top of it was slower (over 14 min).
+os.environ.setdefault("TIDELINE_ADAPTIVE", "false")
+os.environ.setdefault("TIDELINE_SHUFFLE_PARTITIONS", "1")
 # dbt writes manifest.json and run_results.json after every command, and a debug log of every
 # event to logs/dbt.log: about 0.3 s of Python per command, and no test reads them (the tests
 # read dbt's results and events in-process; compiled SQL and partial parsing's file are still
@@ -164,7 +171,8 @@ if os.environ.get("TIDELINE_SUITE_PROFILE"):
 
 
 # Each crash-point scenario (harness.CrashPoints) adds a line here; the suite prints them at its end.
-CRASH_REPORT = Path(PROJECT_DIR) / "target" / "tests" / "crash_points.txt"
+# One file per target: `make test` runs the local and the cluster tests side by side.
+CRASH_REPORT = Path(PROJECT_DIR) / "target" / "tests" / f"crash_points_{TARGET}.txt"
 
 
 def pytest_configure(config):

@@ -359,7 +359,8 @@ def own_target_path(name: str, project_dir=None) -> Path:
     tests that call run_dbt themselves pass it as --target-path too, or their every call parses
     the whole project again after any other test's run in the default folder (measured: the
     cron property test took 225 s in the suite, 13 s alone)."""
-    return Path(project_dir or PROJECT_DIR) / "target" / "tests" / os.environ.get("PYTEST_XDIST_WORKER", "main") / name
+    process = f"{os.environ.get('TIDELINE_TARGET', 'local')}-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+    return Path(project_dir or PROJECT_DIR) / "target" / "tests" / process / name
 
 
 def project_copy(example: Path, to: Path, edits: dict[str, tuple[str, str]]) -> Path:

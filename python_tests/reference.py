@@ -54,8 +54,10 @@ def date_decision(event_date: dt.date, new_rows: int, late_rows: int, skipped_be
 
 
 def _rank(row: dict) -> tuple:
-    return (row["load_tstamp"], row["dvce_created_tstamp"], row["derived_tstamp"], row["collector_tstamp"],
-            row["event_fingerprint"])
+    """The order in which copies of an event compete (first load, then device time, then the other
+    timestamps and the fingerprint); a missing value ranks first, as in an ascending SQL order."""
+    return tuple((v is not None, v) for v in (row["load_tstamp"], row["dvce_created_tstamp"], row["derived_tstamp"],
+                                              row["collector_tstamp"], row["event_fingerprint"]))
 
 
 class Pipeline:
@@ -95,7 +97,7 @@ class Pipeline:
                 first[r["event_id"]] = r
         new = [
             dict(r, _batch=upper) for eid, r in first.items()
-            if eid not in earlier_ids and r["derived_tstamp"] >= start
+            if eid not in earlier_ids and r["derived_tstamp"] is not None and r["derived_tstamp"] >= start
             and (not self.s.app_ids or r["app_id"] in self.s.app_ids)
         ]
         for r in new:

@@ -37,6 +37,7 @@ class Mutant:
 
 PIPELINE = ("python_tests/test_time_based_pipeline.py", "-k", "parquet and (hourly or min_rows)")
 CRASH = ("python_tests/test_crash_safety.py", "-k", "parquet")
+WINDOW = ("python_tests/test_rule_run_window.py",)   # the fast tier's run window against the reference
 
 MUTANTS = [
     # (in_run_window's lower bound is no such spot: the rows at or before it are read anyway, as
@@ -49,6 +50,12 @@ MUTANTS = [
            "    and load_tstamp > {{ lower[0] }}\n    and load_tstamp < {{ upper_sql }}", PIPELINE),
     Mutant("duplicate copies not dropped", "macros/incremental/filtered_events.sql",
            "where copy_rank = 1 and event_id is not null", "where copy_rank >= 1 and event_id is not null", PIPELINE),
+    Mutant("dedupe lookback one day short", "macros/incremental/run_window.sql",
+           "date_sub(date'{{ lower[1] }}', {{ lookback }})", "date_sub(date'{{ lower[1] }}', {{ lookback }} - 1)", WINDOW),
+    Mutant("a copy loaded before the window does not compete", "macros/incremental/run_window.sql",
+           "            or (load_date <= date'{{ lower[1] }}' and load_tstamp <= {{ lower[0] }})\n", "", WINDOW),
+    Mutant("upper limit anchored on the lower limit, not on the next load", "macros/incremental/run_limits.sql",
+           "else least(next_load + interval {{ days }} days", "else least({{ lower[0] }} + interval {{ days }} days", WINDOW),
     Mutant("skipped count not reset when a date is processed", "macros/incremental/days_to_process.sql",
            "case when processed then 0 else pending_rows end", "case when processed then skipped_before else pending_rows end",
            PIPELINE),
