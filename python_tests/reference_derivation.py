@@ -63,6 +63,23 @@ def reduce_value(strategy: str, before: Any, update: Any) -> Any:
     raise ValueError(strategy)
 
 
+WRITE_WINS = ("last_write_wins", "first_write_wins")
+
+
+def _unwritten(initial: Any, strategy: Any) -> Any:
+    """The stored value of a register (or field) never written."""
+    if isinstance(strategy, dict):
+        return {f: _unwritten((initial or {}).get(f), s) for f, s in strategy.items()}
+    return None if strategy in WRITE_WINS else initial
+
+
+def _read(value: Any, initial: Any, strategy: Any) -> Any:
+    """A stored register (or field) as a reader sees it."""
+    if isinstance(strategy, dict):
+        return {f: _read((value or {}).get(f), (initial or {}).get(f), s) for f, s in strategy.items()}
+    return value if value is not None else initial
+
+
 @dataclass
 class Derivation:
     unique_key: tuple[str, ...]
@@ -75,14 +92,14 @@ class Derivation:
     table: dict[tuple, Row] = field(default_factory=dict)
 
     def _register(self, key: tuple) -> dict:
-        """The register of a key; a first/last_write_wins register never written reads as its initial value."""
-        return self.registers_by_key.get(key) or {name: None if s in ("last_write_wins", "first_write_wins") else init
-                                                  for name, (init, s) in self.registers.items()}
+        """The register of a key. One never written starts from its initial value, except that a
+        first/last_write_wins register (or field of a merge) holds nothing until written and
+        reads as its initial value meanwhile (`_exposed`): its first write is the first update."""
+        return self.registers_by_key.get(key) or {name: _unwritten(init, s) for name, (init, s) in self.registers.items()}
 
     def _exposed(self, register: dict) -> dict:
-        return {name: (register[name] if register[name] is not None else init)
-                if s in ("last_write_wins", "first_write_wins") else register[name]
-                for name, (init, s) in self.registers.items()}
+        """What a reader of the register sees: a value (or field) never written reads as its initial value."""
+        return {name: _read(register[name], init, s) for name, (init, s) in self.registers.items()}
 
     def run(self, sources: dict[str, list[Row]], now: dt.datetime) -> None:
         reaches = [max(r[t.commit] for r in sources[t.source]) + t.delay

@@ -38,6 +38,7 @@ class Mutant:
 PIPELINE = ("python_tests/test_time_based_pipeline.py", "-k", "parquet and (hourly or min_rows)")
 CRASH = ("python_tests/test_crash_safety.py", "-k", "parquet")
 WINDOW = ("python_tests/test_rule_run_window.py",)   # the fast tier's run window against the reference
+FOLDS = ("python_tests/test_rule_reductions.py",)    # the fast tier's register reductions against the reference
 
 MUTANTS = [
     # (in_run_window's lower bound is no such spot: the rows at or before it are read anyway, as
@@ -81,6 +82,14 @@ MUTANTS = [
            "{{- return('coalesce(last(' ~ update ~ ', true) over ' ~ w ~ ', ' ~ stored ~ ')') -}}",
            "{{- return('coalesce(first(' ~ update ~ ', true) over ' ~ w ~ ', ' ~ stored ~ ')') -}}",
            ("python_tests/test_derivation.py", "-k", "seed_examples")),
+    Mutant("derivation: a set register keeps duplicates", "macros/derivation/derivation.sql",
+           "appended if s == 'append' else 'array_distinct(' ~ appended ~ ')'", "appended", FOLDS),
+    Mutant("derivation: a sum register starts from 0, not from its initial value", "macros/derivation/derivation.sql",
+           "else cast(coalesce({{ stored }}, {{ initial }}, 0) as {{ wide }})", "else cast(coalesce({{ stored }}, 0) as {{ wide }})",
+           FOLDS),
+    Mutant("derivation: an append register never written reads as an empty array", "macros/derivation/derivation.sql",
+           "case when coalesce({{ stored }}, {{ initial }}) is null and count({{ update }}) over {{ w }} = 0 then null",
+           "case when false then null", FOLDS),
     Mutant("reference: the last copy of a duplicate wins", "python_tests/reference.py",
            "if r[\"event_id\"] not in first or _rank(r) < _rank(first[r[\"event_id\"]]):",
            "if r[\"event_id\"] not in first or _rank(r) > _rank(first[r[\"event_id\"]]):", PIPELINE),

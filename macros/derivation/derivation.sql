@@ -187,7 +187,11 @@
     {%- elif s == 'first_write_wins' -%}
         {{- return('coalesce(' ~ stored ~ ', first(' ~ update ~ ', true) over ' ~ w ~ ')') -}}
     {%- elif s in ['append', 'set'] -%}
-        {%- set appended = 'concat(coalesce(' ~ stored ~ ', ' ~ initial ~ ', cast(array() as ' ~ t ~ ')), flatten(collect_list(' ~ update ~ ') over ' ~ w ~ '))' -%}
+        {#- never written, no initial value and no update yet: still null (it reads as its initial value) -#}
+        {%- set appended -%}
+            case when coalesce({{ stored }}, {{ initial }}) is null and count({{ update }}) over {{ w }} = 0 then null
+                else concat(coalesce({{ stored }}, {{ initial }}, cast(array() as {{ t }})), flatten(collect_list({{ update }}) over {{ w }})) end
+        {%- endset -%}
         {{- return(appended if s == 'append' else 'array_distinct(' ~ appended ~ ')') -}}
     {%- else -%}
         {#- merge: a fold per field of the struct -#}
