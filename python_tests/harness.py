@@ -354,6 +354,20 @@ def pause_at(checkpoints: dict[str, Any], trace: list[str] | None = None):
     return on_event, results
 
 
+def fast_property(cases, edge_cases: Iterable, examples: int = 200):
+    """The fast tier's property test over `case`: the explicit edge cases first, then `examples`
+    cases drawn from the strategy `cases`, derandomized (the same cases on every run)."""
+    from hypothesis import HealthCheck, Phase, example, given, settings
+
+    def decorate(test):
+        test = given(case=cases)(test)
+        for case in reversed(list(edge_cases)):
+            test = example(case=case)(test)
+        return settings(max_examples=examples, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate],
+                        suppress_health_check=list(HealthCheck))(test)
+    return decorate
+
+
 def own_target_path(name: str, project_dir=None) -> Path:
     """A dbt target folder for `name` in this pytest process (Project.target_path says why):
     tests that call run_dbt themselves pass it as --target-path too, or their every call parses

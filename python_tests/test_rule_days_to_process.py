@@ -17,10 +17,9 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from harness import sql_literal
+from harness import fast_property, sql_literal
 from reference import Settings, date_decision
 
 pytestmark = pytest.mark.fast
@@ -160,16 +159,7 @@ EDGE_CASES = {
 }
 
 
-def with_edge_cases(test):
-    for case in EDGE_CASES.values():
-        test = example(case=case)(test)
-    return test
-
-
-@settings(max_examples=200, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate],
-          suppress_health_check=list(HealthCheck))
-@with_edge_cases
-@given(case=cases)
+@fast_property(cases, EDGE_CASES.values())
 def test_each_date_is_decided_as_the_reference_rule_decides(project, decide, case):
     project.runner.execute(f"truncate table {project.schema}.tl_state")
     rows = state_rows(case)

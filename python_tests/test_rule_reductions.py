@@ -18,10 +18,9 @@ About 0.4 s an example (a truncate, an insert, a query).
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from harness import sql_literal
+from harness import fast_property, sql_literal
 from reference_derivation import Derivation, Transform
 
 pytestmark = pytest.mark.fast
@@ -160,16 +159,7 @@ EDGE_CASES = [
 ]
 
 
-def with_edge_cases(test):
-    for case in EDGE_CASES:
-        test = example(case=case)(test)
-    return test
-
-
-@settings(max_examples=200, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate],
-          suppress_health_check=list(HealthCheck))
-@with_edge_cases
-@given(case=cases)
+@fast_property(cases, EDGE_CASES)
 def test_each_register_reads_after_each_document_what_the_reference_reads(project, fold_sql, case):
     table, sql = fold_sql
     project.runner.execute(f"truncate table {table}")

@@ -24,10 +24,9 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from harness import sql_literal
+from harness import fast_property, sql_literal
 from reference import Pipeline, Settings
 
 pytestmark = pytest.mark.fast
@@ -197,16 +196,7 @@ EDGE_CASES = {
 }
 
 
-def with_edge_cases(test):
-    for case in EDGE_CASES.values():
-        test = example(case=case)(test)
-    return test
-
-
-@settings(max_examples=200, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate],
-          suppress_health_check=list(HealthCheck))
-@with_edge_cases
-@given(case=cases)
+@fast_property(cases, EDGE_CASES.values())
 def test_a_run_window_reads_and_keeps_what_the_reference_run_does(project, rendered, case):
     rows = source_rows(case)
     project.runner.execute(f"truncate table {project.events_table}")
