@@ -22,7 +22,7 @@
     {%- set generation = {'live': 0 if rebuild else state.generation, 'steps': 0 if rebuild else state.runs_in_generation,
                           'state_files': none if rebuild else state.state_files} -%}
     {%- for step in steps -%}
-        {%- set step_run = tideline.run_id() ~ '/' ~ loop.index -%}
+        {%- set step_run = '{}/{}'.format(tideline.run_id(), loop.index) -%}
         {%- set plan = tideline.generation_plan(generation.live, generation.steps if settings.deletes and step.data else 0, settings.compact_every) -%}
         {%- if step.data -%}{%- do tideline.write_task_step(settings, data, step, step_run, plan) -%}{%- endif -%}
         {%- set row = tideline.task_step_row(step_run, step, state.frontier if loop.first else loop.previtem.time,
@@ -50,7 +50,7 @@
     {%- set written = [] -%}
     {%- set rows = [] -%}
     {%- for step in steps -%}
-        {%- set step_run = tideline.run_id() ~ '/' ~ loop.index -%}
+        {%- set step_run = '{}/{}'.format(tideline.run_id(), loop.index) -%}
         {%- if step.data -%}
             {%- do tideline.write_task_step(settings, data, step, step_run, {'read_gen': plan.read_gen, 'write_gen': plan.write_gen,
                                                                              'compact': false, 'runs': written}) -%}

@@ -11,34 +11,6 @@
     statements of this step proposed); any other ref() or source() is a reference, read whole.
     The steps themselves are in macros/continual_task/steps.sql. -#}
 
-{#- In a statement: the rows input `name` committed at this step. `name` is a model (ref) or
-    'source_name.table_name' (source); it must be one of config inputs. -#}
-{% macro input(name) %}
-    {{- return('(select * from ' ~ tideline._input_relation(name) ~ ' where /* tideline:step ' ~ name ~ ' */ true)') -}}
-{% endmacro %}
-
-{% macro _input_relation(name) %}
-    {%- if name is string and name.count('.') == 1 -%}
-        {{- return(source(name.split('.')[0], name.split('.')[1])) -}}
-    {%- endif -%}
-    {{- return(ref(name)) -}}
-{% endmacro %}
-
-{% macro _task_error(model_name, setting, value, accepted) %}
-    {{ exceptions.raise_compiler_error("tideline: continual task " ~ model_name ~ ": " ~ setting ~ " = "
-        ~ (value | tojson) ~ " is invalid; accepted: " ~ accepted) }}
-{% endmacro %}
-
-{#- The statements of `model_sql`: split at top-level `;` (not inside strings or comments). -#}
-{% macro _split_statements(model_sql) %}
-    {%- set statements = [''] -%}
-    {%- for token in modules.re.findall("'(?:[^'\\\\]|\\\\.)*'|\"(?:[^\"\\\\]|\\\\.)*\"|--[^\n]*|/\\*.*?\\*/|;|[^;'\"/-]+|.", model_sql, modules.re.S) -%}
-        {%- if token == ';' -%}{%- do statements.append('') -%}
-        {%- else -%}{%- do statements.append(statements.pop() ~ token) -%}{%- endif -%}
-    {%- endfor -%}
-    {{- return(statements | map('trim') | reject('equalto', '') | list) -}}
-{% endmacro %}
-
 {#- The task's settings, checked before anything is written: the first error stops the run,
     naming the model and the setting. -#}
 {% macro continual_task_settings(model_name, model_sql, output) %}
@@ -64,15 +36,15 @@
         {%- set relation = tideline._input_relation(name) -%}
         {%- set found = adapter.get_relation(database=relation.database, schema=relation.schema, identifier=relation.identifier) -%}
         {%- if found is none -%}
-            {{ tideline._task_error(model_name, 'inputs', name, "existing tables (" ~ relation ~ " does not exist)") }}
+            {{ tideline._task_error(model_name, 'inputs', name, "existing tables ({} does not exist)".format(relation)) }}
         {%- endif -%}
         {%- set commit_column = (options.get('commit_column') or '_tl_batch') | lower -%}
         {%- set names = tideline.cached_columns(found) or (adapter.get_columns_in_relation(found) | map(attribute='name') | map('lower') | list) -%}
         {%- if found.type == 'view' and not ('_tl_batch' in names and '_tl_run' in names) -%}
-            {{ tideline._task_error(model_name, 'inputs', name, "tables, or tideline's own outputs (" ~ found ~ " is a view: its rows have no commit time of their own)") }}
+            {{ tideline._task_error(model_name, 'inputs', name, "tables, or tideline's own outputs ({} is a view: its rows have no commit time of their own)".format(found)) }}
         {%- endif -%}
         {%- if commit_column not in names -%}
-            {{ tideline._task_error(model_name, 'inputs.' ~ name ~ '.commit_column', commit_column, "a timestamp column of " ~ found ~ " (" ~ names | join(', ') ~ ")") }}
+            {{ tideline._task_error(model_name, 'inputs.{}.commit_column'.format(name), commit_column, "a timestamp column of {} ({})".format(found, names | join(', '))) }}
         {%- endif -%}
         {%- do inputs.append({'name': name, 'source': {'rendered': found | string}, 'commit_column': commit_column, 'delay': 0}) -%}
     {%- endfor -%}
@@ -87,13 +59,13 @@
         {%- set insert = modules.re.match('(?is)^insert\\s+into\\s+(?:table\\s+)?([^\\s(]+)\\s*(?:\\(([^)]*)\\))?\\s*((?:select|with|values|\\().*)$', bare) -%}
         {%- set match = delete or insert -%}
         {%- if not match -%}
-            {{ tideline._task_error(model_name, 'statement ' ~ loop.index, bare[:80], "`delete from {{ this }} [where ...]` or `insert into {{ this }} [(columns)] select ...`") }}
+            {{ tideline._task_error(model_name, 'statement {}'.format(loop.index), bare[:80], "`delete from {{ this }} [where ...]` or `insert into {{ this }} [(columns)] select ...`") }}
         {%- endif -%}
         {%- if (match.group(1) | lower) not in targets -%}
-            {{ tideline._task_error(model_name, 'statement ' ~ loop.index, bare[:80], "statements that write the task's own output, " ~ output ~ " ({{ this }}), and nothing else") }}
+            {{ tideline._task_error(model_name, 'statement {}'.format(loop.index), bare[:80], "statements that write the task's own output, {} ({}), and nothing else".format(output, "{{ this }}")) }}
         {%- endif -%}
         {%- for used in modules.re.findall('/\\* tideline:step (\\S+) \\*/', text) if used not in input_names -%}
-            {{ tideline._task_error(model_name, 'statement ' ~ loop.index, 'tideline.input(' ~ used ~ ')', "inputs named in config inputs (" ~ input_names | join(', ') ~ ")") }}
+            {{ tideline._task_error(model_name, 'statement {}'.format(loop.index), 'tideline.input({})'.format(used), "inputs named in config inputs ({})".format(input_names | join(', '))) }}
         {%- endfor -%}
         {%- if delete -%}
             {%- do statements.append({'kind': 'delete', 'where': delete.group(2)}) -%}
@@ -101,7 +73,7 @@
             {%- set listed = [] -%}
             {%- for c in (insert.group(2) or '').split(',') if c | trim -%}{%- do listed.append(c | trim | lower) -%}{%- endfor -%}
             {%- for c in listed if c not in (declared | map('first') | list) -%}
-                {{ tideline._task_error(model_name, 'statement ' ~ loop.index, c, "columns of config columns (" ~ declared | map('first') | join(', ') ~ ")") }}
+                {{ tideline._task_error(model_name, 'statement {}'.format(loop.index), c, "columns of config columns ({})".format(declared | map('first') | join(', '))) }}
             {%- endfor -%}
             {%- do statements.append({'kind': 'insert', 'columns': listed or (declared | map('first') | list), 'select': insert.group(3)}) -%}
         {%- endif -%}
@@ -120,4 +92,14 @@
     {{- return({'name': model_name, 'columns': declared, 'snapshot': snapshot, 'inputs': inputs,
                 'statements': statements, 'reads_output': reads_output | length > 0, 'output': output | string,
                 'deletes': statements | selectattr('kind', 'equalto', 'delete') | list | length > 0, 'compact_every': compact_every}) -}}
+{% endmacro %}
+
+{#- The statements of `model_sql`: split at top-level `;` (not inside strings or comments). -#}
+{% macro _split_statements(model_sql) %}
+    {%- set statements = [''] -%}
+    {%- for token in modules.re.findall("'(?:[^'\\\\]|\\\\.)*'|\"(?:[^\"\\\\]|\\\\.)*\"|--[^\n]*|/\\*.*?\\*/|;|[^;'\"/-]+|.", model_sql, modules.re.S) -%}
+        {%- if token == ';' -%}{%- do statements.append('') -%}
+        {%- else -%}{%- do statements.append('{}{}'.format(statements.pop(), token)) -%}{%- endif -%}
+    {%- endfor -%}
+    {{- return(statements | map('trim') | reject('equalto', '') | list) -}}
 {% endmacro %}

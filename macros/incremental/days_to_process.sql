@@ -50,174 +50,33 @@
         {%- endif %}
     {%- endset -%}
     {%- set window_columns = tideline.window_event_columns()[4:] -%}
+    {%- set q = {'model_name': model_name, 'first_build': first_build, 'backfill': backfill, 'reads_source': reads_source,
+                 'window': window, 'window_upper': window_upper, 'model_run': model_run, 'fe_new_row': fe_new_row,
+                 'window_columns': window_columns, 'min_rows': min_rows, 'reprocess_days': reprocess_days, 'now': now} -%}
     with
     {%- if window %}
     {{ window }},
     {%- endif %}
-
-    {#- reading the source, the files of M's state come from its watermark query instead #}
-    state as (
-        select *{{ ', ' ~ tideline.state_file_column() ~ ' as state_file' if not reads_source }}
-        from {{ tideline.state_table() }}
-        where model in ('{{ model_name }}' {%- if not reads_source %}, 'tl_filtered_events'{% endif %})
-    ),
-    {%- if not reads_source %}
-
-    reads as (
-        select
-            watermark,
-            filtered_upper,
-            {{ 'watermark' if backfill else 'filtered_upper' }} as reads_up_to,
-            state_files
-        from (
-            select
-                {% if first_build %}cast(null as timestamp){% else %}max(case when {{ model_run }} then batch end){% endif %} as watermark,
-                max(case when model = 'tl_filtered_events' and kind = 'run' then batch end) as filtered_upper,
-                {{ tideline.state_files_sql(model_name, 'state_file') }} as state_files
-            from state   -- an aggregate: one row, with no state too
-        ) as bounds
-    ),
-    {%- endif %}
-
-    -- per date, what is new since M's watermark and M's state rows of the date; reading the
-    -- source, M's run rows too (event date null: they count in the total only)
-    date_facts as (
-        select
-            state.event_date,
-            case when {{ fe_new_row if not reads_source else 'false' }} then state.new_rows end as new_rows,
-            case when {{ fe_new_row if not reads_source else 'false' }} then state.late_rows end as late_rows,
-            case when state.model = '{{ model_name }}' and state.kind = 'date' then state.committed_at end as state_order,
-            struct(state.processed_rows, state.skipped_rows, state.last_processed_at) as model_state,
-            case when state.model = '{{ model_name }}' and state.kind = 'date' then state.lower_limit end as first_load,
-            case when state.{{ model_run }} then state.batch end as run_batch,
-            case when state.{{ model_run }} then state.watermark end as run_watermark
-            {%- for c in window_columns if window %},
-            null as {{ c }}
-            {%- endfor %}
-        from state
-        {%- if not reads_source %}
-        cross join reads
-        {%- endif %}
-        where (
-            state.kind = 'date'
-            {%- if first_build %} and {{ "state.model = 'tl_filtered_events'" if not reads_source else 'false' }}{% endif %}
-            {%- if backfill and reads_source %} and state.event_date between date'{{ backfill[0] }}' and date'{{ backfill[1] }}'{% endif %}
-        )
-        {%- if reads_source and not first_build %}
-            or state.{{ model_run }}
-        {%- endif %}
-        {%- if window %}
-        union all
-        select event_date, new_rows, late_rows, null, null, first_load, null, null, {{ window_columns | join(', ') }}
-        from window_events
-        {%- endif %}
-        union all   -- one row of nulls: the total row exists with no state and no window too
-        select null, null, null, null, null, null, null, null {%- for c in window_columns if window %}, null{% endfor %}
-    ),
-
-    -- one pass over the date facts, by date and in total: max_by takes M's newest state row of
-    -- a date (it skips rows whose state_order is null: the new rows)
-    per_date as (
-        select
-            grouping(event_date) = 1 as is_total,
-            event_date,
-            coalesce(sum(new_rows), 0) as new_rows,
-            coalesce(sum(late_rows), 0) as late_rows,
-            max_by(model_state, state_order) as current_state,
-            min(first_load) as first_load,
-            max(run_batch) as run_batch,
-            max(run_watermark) as run_watermark
-            {%- if window %},
-            {{ tideline.window_totals_sql() | indent(12) }}
-            {%- endif %}
-        from date_facts
-        group by grouping sets ((event_date), ())
-    ),
-
-    candidates as (
-        select
-            *,
-            coalesce(current_state.processed_rows, 0) as processed_before,
-            coalesce(current_state.skipped_rows, 0) as skipped_before
-        from per_date
-        where is_total or (
-            event_date is not null
-            {%- if backfill and reads_source %}
-            {#- every date of the range with state or new rows #}
-            {%- else %}
-            and (new_rows > 0 {{- ' or coalesce(current_state.skipped_rows, 0) > 0' if not backfill }})
-            {%- endif %}
-        )
-    ),
-
-    decisions as (
-        select
-            *,
-            skipped_before + late_rows as pending_rows,
-            {%- if backfill or first_build %}
-            true as processed
-            {%- else %}
-            (new_rows - late_rows > 0)
-            or (
-                skipped_before + late_rows >= {{ min_rows }}
-                and event_date >= date_sub(to_date({{ tideline.ts(now) }}), {{ reprocess_days }})
-            ) as processed
-            {%- endif %}
-        from candidates
-    )
-
-    {#- the bounds: reading filtered events, from `reads`; reading the source, from the total #}
-    {%- if not reads_source %}
-        {%- set bounds = ['reads.watermark', 'reads.filtered_upper', 'reads.reads_up_to', 'reads.state_files'] %}
-    {%- else %}
-        {%- set upper = window_upper if window else 'run_watermark' %}
-        {%- set bounds = ['cast(null as timestamp)' if first_build else 'run_batch', upper, upper, 'cast(null as int)'] %}
-    {%- endif %}
-    select
-        case when is_total then 'bounds' else 'date' end as kind,
-        case when is_total then cast({{ bounds[0] }} as string) end as watermark,
-        case when is_total then cast({{ bounds[1] }} as string) end as filtered_upper,
-        case when is_total then cast({{ bounds[2] }} as string) end as reads_up_to,
-        cast(event_date as string) as event_date,
-        new_rows,
-        late_rows,
-        pending_rows,
-        processed,
-        {%- if (backfill or first_build) and not reads_source %}
-        new_rows as processed_rows,
-        {%- else %}
-        case when processed then processed_before + skipped_before + new_rows else processed_before end as processed_rows,
-        {%- endif %}
-        case when processed then 0 else pending_rows end as skipped_rows,
-        case when processed then {{ tideline.ts(now) }} else current_state.last_processed_at end as last_processed_at,
-        case when is_total then {{ bounds[3] }} end as state_files,
-        cast(first_load as string) as first_load
-        {%- if window %},
-        {{ tideline.window_columns_sql() | indent(8) }}
-        {%- endif %}
-    from decisions
-    {%- if not reads_source %}
-    cross join reads
-    {%- endif %}
-    {%- if window %}
-    cross join limits
-    {%- endif %}
+    {{ tideline._dtp_state_ctes(q) }}
+    {{ tideline._dtp_date_facts_cte(q) }}
+    {{ tideline._dtp_decision_ctes(q) }}
+    {{ tideline._dtp_decided_rows_sql(q) }}
 {% endmacro %}
 
 {#- Run the decision query: {'watermark', 'filtered_upper', 'reads_up_to', 'state_files',
     'dates': [dict per candidate date], 'window': the window's facts (window_facts) or none}. -#}
 {% macro days_to_process(model_name, first_build, backfill, reads_source=false, window_lower=none) %}
     {%- set rows = tideline.query_rows(tideline.days_to_process_sql(model_name, first_build, backfill, reads_source, window_lower)) -%}
-    {%- set bounds = rows | selectattr(0, 'equalto', 'bounds') | first -%}
+    {%- set bounds = rows | selectattr('kind', 'equalto', 'bounds') | first -%}
     {%- set dates = [] -%}
-    {%- for r in rows if r[0] == 'date' -%}
-        {%- set date = {'event_date': r[4], 'new_rows': r[5] | int, 'late_rows': r[6] | int,
-            'pending_rows': r[7] | int, 'processed': r[8], 'processed_rows': r[9] | int,
-            'skipped_rows': r[10] | int, 'last_processed_at': r[11]} -%}
-        {%- if reads_source -%}{%- do date.update({'lower_limit': r[13]}) -%}{%- endif -%}
+    {%- for r in rows if r.kind == 'date' -%}
+        {%- set date = {'event_date': r.event_date, 'new_rows': r.new_rows | int, 'late_rows': r.late_rows | int,
+            'pending_rows': r.pending_rows | int, 'processed': r.processed, 'processed_rows': r.processed_rows | int,
+            'skipped_rows': r.skipped_rows | int, 'last_processed_at': r.last_processed_at} -%}
+        {%- if reads_source -%}{%- do date.update({'lower_limit': r.first_load}) -%}{%- endif -%}
         {%- do dates.append(date) -%}
     {%- endfor -%}
-    {{- return({'watermark': bounds[1], 'filtered_upper': bounds[2], 'reads_up_to': bounds[3],
-                'state_files': none if bounds[12] is none else bounds[12] | int, 'dates': dates | sort(attribute='event_date'),
-                'window': tideline.window_facts(bounds, 14) if window_lower else none}) -}}
+    {{- return({'watermark': bounds.watermark, 'filtered_upper': bounds.filtered_upper, 'reads_up_to': bounds.reads_up_to,
+                'state_files': none if bounds.state_files is none else bounds.state_files | int, 'dates': dates | sort(attribute='event_date'),
+                'window': tideline.window_facts(bounds) if window_lower else none}) -}}
 {% endmacro %}

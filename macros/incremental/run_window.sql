@@ -90,38 +90,3 @@
             select {% for c in tideline.window_event_columns() %}null as {{ c }}{{ ', ' if not loop.last }}{% endfor %}
         )
 {%- endmacro %}
-
-{#- The columns of window_events, in order. -#}
-{% macro window_event_columns() %}
-    {{- return(['event_date', 'new_rows', 'late_rows', 'first_load', 'rows_read', 'rows_without_id',
-                'newest_load', 'events', 'without_time']) -}}
-{% endmacro %}
-
-{#- The run's counts, aggregated over window_events rows (the total row of a decide query). -#}
-{% macro window_totals_sql() %}
-    coalesce(sum(rows_read), 0) as rows_read,
-    coalesce(sum(rows_without_id), 0) as rows_without_id,
-    max(newest_load) as newest_load,
-    coalesce(sum(events), 0) as events,
-    coalesce(sum(without_time), 0) as without_time
-{%- endmacro %}
-
-{#- The run's facts as the decide queries select them, from limits and the window totals
-    (window_totals_sql) of their total row, in the order window_facts() reads them. -#}
-{% macro window_columns_sql() %}
-    cast(limits.lower_limit as string) as lower_limit, cast(limits.upper_limit as string) as upper_limit,
-    rows_read, rows_without_id, cast(newest_load as string) as newest_load,
-    events, without_time, limits.rows_without_load_time,
-    limits.rows_loaded_after_now, limits.rows_in_other_load_date
-{%- endmacro %}
-
-{#- The run's facts from the columns window_columns_sql selects, starting at row[i]. -#}
-{% macro window_facts(row, i) %}
-    {%- set rows_read, without_id, events, without_time = row[i + 2] | int, row[i + 3] | int, row[i + 5] | int, row[i + 6] | int -%}
-    {{- return({
-        'lower': row[i], 'upper': row[i + 1], 'watermark': row[i + 4] or row[i],
-        'rows_read': rows_read, 'rows_rejected': without_id + without_time,
-        'duplicates_dropped': rows_read - events - without_id,
-        'rows_without_load_time': row[i + 7] | int, 'rows_loaded_after_now': row[i + 8] | int,
-        'rows_in_other_load_date': row[i + 9] | int}) -}}
-{% endmacro %}

@@ -16,44 +16,7 @@
 
 {#- How to get events into the source, said by every refusal about it. -#}
 {% macro load_events_hint() %}
-    {{- return("Load events first (make demo loads sample events; python -m tideline_tools.generate --help loads generated ones), "
-        ~ "or point tideline__events_schema and tideline__events_table at your events table.") -}}
-{% endmacro %}
-
-{#- The source's columns as [[name, type], ...] (lower case), [] when the table does not exist.
-    One describe; dbt-spark answers [] for a missing table or schema. -#}
-{% macro source_column_types(relation) %}
-    {%- set columns = [] -%}
-    {%- for c in adapter.get_columns_in_relation(relation) -%}
-        {%- do columns.append([c.name | lower, c.dtype | lower]) -%}
-    {%- endfor -%}
-    {{- return(columns) -}}
-{% endmacro %}
-
-{#- The source's column names, for a model that reads it (events_this_run); refuses a missing
-    table with the hint, so that `dbt compile` before any load says what to do too. -#}
-{% macro source_columns(relation) %}
-    {%- set columns = tideline.source_column_types(relation) | map('first') | list -%}
-    {%- if not columns -%}
-        {{ exceptions.raise_compiler_error("tideline: the events source " ~ relation ~ " does not exist. " ~ tideline.load_events_hint()) }}
-    {%- endif -%}
-    {{- return(columns) -}}
-{% endmacro %}
-
-{#- Whether a selected node reads the events source, directly or through other models: a walk
-    up from the selected nodes through depends_on, each node visited once. -#}
-{% macro _reads_source(source_uid) %}
-    {%- set to_visit = selected_resources | list -%}
-    {%- set seen = {} -%}
-    {%- for _ in range(10000) if to_visit -%}
-        {%- set uid = to_visit.pop() -%}
-        {%- if uid == source_uid -%}{{ return(true) }}{%- endif -%}
-        {%- if uid not in seen and uid in graph.nodes -%}
-            {%- do seen.update({uid: true}) -%}
-            {%- do to_visit.extend(graph.nodes[uid].depends_on.nodes) -%}
-        {%- endif -%}
-    {%- endfor -%}
-    {{- return(false) -}}
+    {{- return("Load events first (make demo loads sample events; python -m tideline_tools.generate --help loads generated ones), or point tideline__events_schema and tideline__events_table at your events table.") -}}
 {% endmacro %}
 
 {#- on-run-start: when a selected node reads the events (tl_filtered_events, a daily aggregate,
@@ -67,23 +30,23 @@
     {%- set relation = api.Relation.create(database=none, schema=node.schema, identifier=node.identifier) -%}
     {%- set found = dict(tideline.source_column_types(relation)) -%}
     {%- if not found -%}
-        {{ exceptions.raise_compiler_error("tideline: the events source " ~ relation ~ " does not exist. " ~ tideline.load_events_hint()) }}
+        {{ exceptions.raise_compiler_error("tideline: the events source {} does not exist. {}".format(relation, tideline.load_events_hint())) }}
     {%- endif -%}
     {%- set problems = [] -%}
     {%- for name, type in tideline.required_source_columns().items() -%}
         {%- if name not in found -%}
-            {%- do problems.append(name ~ " (" ~ type ~ ") is missing") -%}
+            {%- do problems.append("{} ({}) is missing".format(name, type)) -%}
         {%- elif found[name] != type -%}
-            {%- do problems.append(name ~ " is " ~ found[name] ~ ", not " ~ type) -%}
+            {%- do problems.append("{} is {}, not {}".format(name, found[name], type)) -%}
         {%- endif -%}
     {%- endfor -%}
     {%- if problems -%}
-        {{ exceptions.raise_compiler_error("tideline: the events source " ~ relation ~ " is not Snowplow-shaped as tideline needs it: "
-            ~ problems | join('; ') ~ ". " ~ tideline.load_events_hint()) }}
+        {{ exceptions.raise_compiler_error("tideline: the events source {} is not Snowplow-shaped as tideline needs it: {}. {}".format(
+            relation, problems | join('; '), tideline.load_events_hint())) }}
     {%- endif -%}
     {%- set key = tideline.var_identifier('tideline__attribute_key') -%}
     {%- if key | lower not in found -%}
-        {{ tideline._var_error('tideline__attribute_key', key, "a column of " ~ relation ~ " (e.g. domain_userid, user_id, network_userid)") }}
+        {{ tideline._var_error('tideline__attribute_key', key, "a column of {} (e.g. domain_userid, user_id, network_userid)".format(relation)) }}
     {%- endif -%}
     {{- return('') -}}
 {% endmacro %}

@@ -26,20 +26,20 @@
 {% macro data_table_slots(relation, format) %}
     {%- set slots = [] -%}
     {%- for suffix in ['__tl_data', '__tl_data_b'] -%}
-        {%- do slots.append(tideline.stored_relation(relation.incorporate(path={'identifier': relation.identifier ~ suffix}, type='table'), format)) -%}
+        {%- do slots.append(tideline.stored_relation(relation.incorporate(path={'identifier': '{}{}'.format(relation.identifier, suffix)}, type='table'), format)) -%}
     {%- endfor -%}
     {{- return(slots) -}}
 {% endmacro %}
 
 {#- The model's pending state key: where a rebuild into a new table commits before its swap. -#}
 {% macro pending_state_key(model_name) %}
-    {{- return(model_name ~ '__tl_rebuild') -}}
+    {{- return('{}__tl_rebuild'.format(model_name)) -}}
 {% endmacro %}
 
 {#- A stored table's name as the view's property records it: <schema>.<name>, the schema
     prefixed with its catalog for Iceberg. -#}
 {% macro data_table_name(relation) %}
-    {{- return(relation.schema ~ '.' ~ relation.identifier) -}}
+    {{- return('{}.{}'.format(relation.schema, relation.identifier)) -}}
 {% endmacro %}
 
 {#- The data tables of the model whose view is `view`: {'live': the table its readers read (none
@@ -71,7 +71,7 @@
     {%- endif -%}
     {%- set properties = tideline.view_properties(view) if candidates | length > 1 or (not candidates and format != 'iceberg') else {} -%}
     {%- set named = properties.get('tideline.data_table') -%}
-    {%- if not candidates and named and named.startswith(tideline.iceberg_catalog() ~ '.') -%}
+    {%- if not candidates and named and named.startswith('{}.'.format(tideline.iceberg_catalog())) -%}
         {%- for slot in tideline.data_table_slots(view, 'iceberg') if tideline.data_table_name(slot) == named -%}
             {%- set found = tideline.find_stored_table(slot, 'iceberg', true) -%}
             {%- if found is not none -%}{%- do candidates.append(found) -%}{%- endif -%}
@@ -88,65 +88,4 @@
     {%- do tables.update({'beside': tables.rebuild and live is not none and (tables.converting or tideline.data_table_layout(live) != layout)}) -%}
     {%- do tables.update({'data': tables.next if tables.beside or live is none else live}) -%}
     {{- return(tables) -}}
-{% endmacro %}
-
-{#- The view's table properties as {key: value} ({} when it is not there). -#}
-{% macro view_properties(view) %}
-    {%- set found = adapter.get_relation(database=none, schema=view.schema, identifier=view.identifier) -%}
-    {%- if found is none or found.type != 'view' -%}{{ return({}) }}{%- endif -%}
-    {% set sql %}
-        show tblproperties {{ view }}
-    {% endset %}
-    {%- set properties = {} -%}
-    {%- for row in run_query(sql).rows -%}{%- do properties.update({row['key']: row['value']}) -%}{%- endfor -%}
-    {{- return(properties) -}}
-{% endmacro %}
-
-{#- The reader's view `view` as `select_sql`, its data table `data` (if any) named in its
-    properties. `rebuild_run`: the invocation of a rebuild into a new table, whose pending runs
-    the view counts as committed (select_sql was built with it), recorded so that a rerun knows
-    the swap happened. -#}
-{% macro replace_reader_view(view, select_sql, data=none, rebuild_run=none) %}
-    {%- set properties = {'tideline.data_table': tideline.data_table_name(data)} if data is not none else {} -%}
-    {%- if rebuild_run -%}{%- do properties.update({'tideline.rebuild_run': rebuild_run}) -%}{%- endif -%}
-    {% call statement('create_view', fetch_result=false) %}
-        create or replace view {{ view }}
-        {{ tideline.table_properties_sql('view', properties) }}
-        as {{ select_sql }}
-    {% endcall %}
-{% endmacro %}
-
-{#- A run that finds both slots: when the view already reads the live one by the swap of
-    `rebuild_run`, that rebuild's pending state becomes the model's (promote); then the pending
-    state and the stale table are dropped. Sends nothing when there is no stale table. -#}
-{% macro finish_swap(model_name, tables) %}
-    {%- if not tables.stale -%}{{ return(none) }}{%- endif -%}
-    {%- set pending = tideline.pending_state_key(model_name) -%}
-    {% set sql %}
-        select * from {{ tideline.state_table() }}
-        where model = '{{ pending }}'
-    {% endset %}
-    {%- set rows = run_query(sql).rows if tables.rebuild_run else [] -%}
-    {%- set promoted = [] -%}
-    {%- for row in rows if (row['run_id'] or '').split('/')[0] == tables.rebuild_run -%}
-        {%- set values = {} -%}
-        {%- for c in tideline.state_columns()[:-1] -%}{%- do values.update({c[0]: row[c[0]]}) -%}{%- endfor -%}
-        {%- do promoted.append(values) -%}
-    {%- endfor -%}
-    {%- if promoted -%}
-        {%- do tideline.commit_run(model_name, promoted[-1], promoted[:-1], replace=true) -%}
-        {%- do tideline.checkpoint(model_name, 'promoted') -%}
-    {%- endif -%}
-    {%- do tideline.forget_state(pending) -%}
-    {%- for stale in tables.stale -%}{%- do adapter.drop_relation(stale) -%}{%- endfor -%}
-    {{ log("tideline " ~ model_name ~ ": dropped " ~ tables.stale | join(', ') ~ ", left by a rebuild into a new table"
-        ~ (" (its state promoted)" if promoted else ""), info=true) }}
-{% endmacro %}
-
-{#- A rebuild into the new table `data` has committed its pending state: swap the readers onto
-    it (view_sql: the view's select, counting the pending runs), then finish the swap. -#}
-{% macro swap_data_table(model_name, view, view_sql, data, stale) %}
-    {%- do tideline.replace_reader_view(view, view_sql, data, tideline.run_id()) -%}
-    {%- do tideline.checkpoint(model_name, 'swapped') -%}
-    {%- do tideline.finish_swap(model_name, {'stale': [stale], 'rebuild_run': tideline.run_id()}) -%}
 {% endmacro %}

@@ -24,8 +24,8 @@
 {% macro model_file_format(model_name, value=none) %}
     {%- set format = value if value is not none else config.get('file_format', 'parquet') -%}
     {%- if format is not string or format | lower not in tideline.file_formats() -%}
-        {{ exceptions.raise_compiler_error("tideline: model " ~ model_name ~ ": file_format = " ~ (format | tojson)
-            ~ " is invalid; accepted: " ~ tideline.file_formats() | join(', ')) }}
+        {{ exceptions.raise_compiler_error("tideline: model {}: file_format = {} is invalid; accepted: {}".format(
+            model_name, format | tojson, tideline.file_formats() | join(', '))) }}
     {%- endif -%}
     {{- return(format | lower) -}}
 {% endmacro %}
@@ -38,24 +38,3 @@
     {%- endif -%}
     {{- return(value | lower) -}}
 {% endmacro %}
-
-{#- The format of an existing table, from dbt's relation cache (dbt-spark reads the provider). -#}
-{% macro relation_file_format(relation) %}
-    {%- if relation.is_delta -%}{{ return('delta') }}{%- endif -%}
-    {%- if relation.is_iceberg -%}{{ return('iceberg') }}{%- endif -%}
-    {%- if relation.is_hudi -%}{{ return('hudi') }}{%- endif -%}
-    {{- return('parquet') -}}
-{% endmacro %}
-
-{#- A table of a model in another format than configured is refused (before anything is
-    written), unless the run rebuilds it: `--full-refresh` converts it. -#}
-{% macro refuse_other_file_format(model_name, existing, wanted) %}
-    {%- if existing is none or existing.type == 'view' -%}{{ return(none) }}{%- endif -%}
-    {%- set found = tideline.relation_file_format(existing) -%}
-    {%- if found != wanted -%}
-        {{ exceptions.raise_compiler_error("tideline: model " ~ model_name ~ ": table " ~ existing ~ " is " ~ found
-            ~ ", the model's file_format is " ~ wanted ~ "; nothing was written. Convert it with dbt run --full-refresh --select "
-            ~ model_name ~ " (the old table stays readable until the new one replaces it), or set file_format: " ~ found) }}
-    {%- endif -%}
-{% endmacro %}
-

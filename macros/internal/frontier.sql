@@ -57,9 +57,9 @@
     {% endset %}
     {%- set result = {'frontier': none, 'documents': {}, 'steps': []} -%}
     {%- for row in tideline.query_rows(sql) -%}
-        {%- if row[0] == 'frontier' -%}{%- do result.update({'frontier': row[2]}) -%}
-        {%- elif row[0] == 'documents' -%}{%- do result.documents.update({row[1]: row[2] | int}) -%}
-        {%- else -%}{%- do result.steps.append(row[2]) -%}{%- endif -%}
+        {%- if row.kind == 'frontier' -%}{%- do result.update({'frontier': row['value']}) -%}
+        {%- elif row.kind == 'documents' -%}{%- do result.documents.update({row.feed: row['value'] | int}) -%}
+        {%- else -%}{%- do result.steps.append(row['value']) -%}{%- endif -%}
     {%- endfor -%}
     {%- do result.update({'steps': result.steps | sort}) -%}
     {{- return(result) -}}

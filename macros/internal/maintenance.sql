@@ -29,13 +29,10 @@
     {%- if not execute -%}{{ return('') }}{%- endif -%}
     {%- set schema = schema or target.schema -%}
     {%- if retain_hours is not number or retain_hours is boolean or retain_hours < 168 -%}
-        {{ exceptions.raise_compiler_error("tideline: maintain_tables: retain_hours = " ~ retain_hours
-            ~ " is invalid; accepted: a number of hours >= 168 (Delta refuses to vacuum files younger than 7 days:"
-            ~ " a reader still on an older version would lose them)") }}
+        {{ exceptions.raise_compiler_error("tideline: maintain_tables: retain_hours = {} is invalid; accepted: a number of hours >= 168 (Delta refuses to vacuum files younger than 7 days: a reader still on an older version would lose them)".format(retain_hours)) }}
     {%- endif -%}
     {%- if listing_tasks is not integer or listing_tasks is boolean or listing_tasks < 1 -%}
-        {{ exceptions.raise_compiler_error("tideline: maintain_tables: listing_tasks = " ~ listing_tasks
-            ~ " is invalid; accepted: a whole number >= 1 (the tasks Delta's vacuum lists a table's files in)") }}
+        {{ exceptions.raise_compiler_error("tideline: maintain_tables: listing_tasks = {} is invalid; accepted: a whole number >= 1 (the tasks Delta's vacuum lists a table's files in)".format(listing_tasks)) }}
     {%- endif -%}
     {%- do tideline.take_run_lock() -%}
     {%- set strategies = {'delta': adapter.dispatch('maintain_table_delta', 'tideline'),
@@ -48,11 +45,11 @@
     {%- set done = [] -%}
     {%- for table in tables -%}
         {%- do strategies[table.format](table.relation, retain_hours) -%}
-        {%- do done.append(table.relation.identifier ~ ' (' ~ table.format ~ ')') -%}
+        {%- do done.append('{} ({})'.format(table.relation.identifier, table.format)) -%}
     {%- endfor -%}
     {%- do tideline.set_session_setting(listing, session_listing) -%}
     {%- do tideline.release_run_lock() -%}
-    {{ log("tideline: maintained " ~ done | length ~ " tables of " ~ schema ~ ": " ~ done | join(', '), info=true) }}
+    {{ log("tideline: maintained {} tables of {}: {}".format(done | length, schema, done | join(', ')), info=true) }}
 {% endmacro %}
 
 {#- The tables of `schema` (not its views), each with its format ('delta', or 'parquet' for
@@ -77,39 +74,4 @@
         {%- endfor -%}
     {%- endif -%}
     {{- return(tables) -}}
-{% endmacro %}
-
-{#- delta: small files compacted into larger ones, then the files that no version of the last
-    `retain_hours` hours reads deleted. -#}
-{% macro default__maintain_table_delta(relation, retain_hours) %}
-    {% call statement('optimize', fetch_result=false) %}
-        optimize {{ relation }}
-    {% endcall %}
-    {% call statement('vacuum', fetch_result=false) %}
-        vacuum {{ relation }} retain {{ retain_hours }} hours
-    {% endcall %}
-{% endmacro %}
-
-{#- iceberg: Iceberg's own procedures: small files rewritten into larger ones (any partition
-    with two or more; Iceberg's default waits for five), then the
-    snapshots older than `retain_hours` expired (the newest always kept) with the files only they
-    read. -#}
-{% macro default__maintain_table_iceberg(relation, retain_hours) %}
-    {%- set table = relation.schema.split('.')[-1] ~ '.' ~ relation.identifier -%}
-    {#- the real clock (not tideline__now): retention is about the age of files on disk; a UTC literal whatever the session's zone -#}
-    {%- set older_than = (modules.datetime.datetime.utcnow() - modules.datetime.timedelta(hours=retain_hours)).strftime('%Y-%m-%dT%H:%M:%SZ') -%}
-    {% call statement('rewrite_data_files', fetch_result=false) %}
-        call {{ tideline.iceberg_catalog() }}.system.rewrite_data_files(table => '{{ table }}', options => map('min-input-files', '2'))
-    {% endcall %}
-    {% call statement('expire_snapshots', fetch_result=false) %}
-        call {{ tideline.iceberg_catalog() }}.system.expire_snapshots(
-            table => '{{ table }}',
-            older_than => {{ tideline.ts(older_than) }},
-            retain_last => 1
-        )
-    {% endcall %}
-{% endmacro %}
-
-{#- parquet: nothing to do (tideline drops old generations and compacts tl_state as it goes). -#}
-{% macro default__maintain_table_parquet(relation, retain_hours) %}
 {% endmacro %}

@@ -19,7 +19,7 @@
     {%- set lock = tideline.state_table('tl_run_lock') -%}
     {%- set minutes = tideline.var_int('tideline__run_lock_minutes', 1) -%}
     {%- set now = modules.datetime.datetime.utcnow() -%}
-    {%- do tideline.exec('create schema if not exists ' ~ target.schema) -%}
+    {%- do tideline.exec('create schema if not exists {}'.format(target.schema)) -%}
     {%- for attempt in [1, 2] -%}
         {% call statement('take_run_lock', fetch_result=false) %}
             create table if not exists {{ lock }} (run_id string) stored as parquet
@@ -34,20 +34,18 @@
         {%- endif -%}
         {%- set age = (now - modules.datetime.datetime.strptime(holder.taken_at, '%Y-%m-%d %H:%M:%S')).total_seconds() / 60 -%}
         {%- if age < minutes or attempt == 2 -%}
-            {{ exceptions.raise_compiler_error("tideline: another run (" ~ holder.run_id ~ ", since " ~ holder.taken_at
-                ~ " UTC) holds the run lock " ~ lock ~ "; one run at a time per target schema. Wait for it to end; a lock older than "
-                ~ minutes ~ " minutes (tideline__run_lock_minutes) is taken over, or free it with: "
-                ~ "dbt run-operation tideline.release_run_lock --args '{force: true}'") }}
+            {{ exceptions.raise_compiler_error("tideline: another run ({}, since {} UTC) holds the run lock {}; one run at a time per target schema. Wait for it to end; a lock older than {} minutes (tideline__run_lock_minutes) is taken over, or free it with: {}".format(
+                holder.run_id, holder.taken_at, lock, minutes, "dbt run-operation tideline.release_run_lock --args '{force: true}'")) }}
         {%- endif -%}
-        {%- do log("tideline: taking over the run lock of " ~ holder.run_id ~ ", taken at " ~ holder.taken_at ~ " UTC ("
-            ~ age | int ~ " minutes ago, more than tideline__run_lock_minutes)", info=true) -%}
-        {%- do tideline.exec('drop table if exists ' ~ lock) -%}
+        {%- do log("tideline: taking over the run lock of {}, taken at {} UTC ({} minutes ago, more than tideline__run_lock_minutes)".format(
+            holder.run_id, holder.taken_at, age | int), info=true) -%}
+        {%- do tideline.exec('drop table if exists {}'.format(lock)) -%}
     {%- endfor -%}
 {% endmacro %}
 
 {% macro _run_lock_holder(lock) %}
     {%- set properties = {} -%}
-    {%- for row in tideline.query_rows('show tblproperties ' ~ lock) -%}{%- do properties.update({row[0]: row[1]}) -%}{%- endfor -%}
+    {%- for row in tideline.query_rows('show tblproperties {}'.format(lock)) -%}{%- do properties.update({row['key']: row['value']}) -%}{%- endfor -%}
     {{- return({'run_id': properties.get('tideline.run_id', '?'), 'taken_at': properties.get('tideline.taken_at', '1970-01-01 00:00:00')}) -}}
 {% endmacro %}
 
@@ -59,7 +57,7 @@
         {{ return('') }}
     {%- endif -%}
     {%- if force or tideline._run_lock_holder(lock).run_id == tideline.run_id() -%}
-        {%- do tideline.exec('drop table if exists ' ~ lock) -%}
+        {%- do tideline.exec('drop table if exists {}'.format(lock)) -%}
     {%- endif -%}
     {{- return('') -}}
 {% endmacro %}

@@ -49,39 +49,6 @@
     ]) -}}
 {% endmacro %}
 
-{#- The settings the session states, {key: value}: one `set` (rows read by column name). -#}
-{% macro stated_session_settings() %}
-    {%- set stated = {} -%}
-    {% set sql %}
-        set
-    {% endset %}
-    {%- for row in run_query(sql).rows -%}
-        {%- do stated.update({row['key']: row['value'] | string}) -%}
-    {%- endfor -%}
-    {{- return(stated) -}}
-{% endmacro %}
-
-{#- The session's value of one setting (`set <key>`: its default when nothing states it). -#}
-{% macro session_setting(key) %}
-    {% set sql %}
-        set {{ key }}
-    {% endset %}
-    {{- return(run_query(sql).rows[0]['value'] | string) -}}
-{% endmacro %}
-
-{#- `set <key> = <value>` for the statements that follow. -#}
-{% macro set_session_setting(key, value) %}
-    {% call statement('set_session_setting', fetch_result=false) %}
-        set {{ key }} = {{ value }}
-    {% endcall %}
-{% endmacro %}
-
-{#- True when `value` is one tideline works with for `setting`. -#}
-{% macro setting_accepts(setting, value) %}
-    {%- set good = [setting.value] + setting.accepted -%}
-    {{- return((value | string | trim | lower) in (good | map('lower') | list)) -}}
-{% endmacro %}
-
 {#- Refuse a session that states a value tideline cannot work with, or set what it leaves
     unstated (see the top of this file). An on-run-start hook (`who` = 'run') and the first
     step of every tideline materialization (`who` = the model): over Thrift each dbt thread has
@@ -95,14 +62,12 @@
         {%- if setting.key not in stated -%}
             {%- do unstated.append(setting) -%}
         {%- elif setting.strict and not tideline.setting_accepts(setting, stated[setting.key]) -%}
-            {%- do refused.append(setting.key ~ " is '" ~ stated[setting.key] ~ "', tideline needs " ~ setting.value ~ " (" ~ setting.why ~ ")") -%}
+            {%- do refused.append("{} is '{}', tideline needs {} ({})".format(setting.key, stated[setting.key], setting.value, setting.why)) -%}
         {%- endif -%}
     {%- endfor -%}
     {%- if refused -%}
-        {{ exceptions.raise_compiler_error("tideline: " ~ ("this run" if who == 'run' else "model " ~ who)
-            ~ " was refused before writing anything: the Spark session states settings that would change what tideline writes. "
-            ~ refused | join('; ') ~ ". Fix: set them to those values in your profile's server_side_parameters (or remove them there:"
-            ~ " tideline then sets them itself for its statements).") }}
+        {{ exceptions.raise_compiler_error("tideline: {} was refused before writing anything: the Spark session states settings that would change what tideline writes. {}. Fix: set them to those values in your profile's server_side_parameters (or remove them there: tideline then sets them itself for its statements).".format(
+            "this run" if who == 'run' else "model {}".format(who), refused | join('; '))) }}
     {%- endif -%}
     {%- for setting in unstated -%}
         {%- do tideline.set_session_setting(setting.key, setting.value) -%}

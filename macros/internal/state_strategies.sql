@@ -41,12 +41,12 @@
         describe formatted {{ state }} partition (model = '{{ model_name }}')
     {% endset %}
     {%- set described = tideline.query_rows(describe_sql) -%}
-    {%- set location = (described | selectattr(0, 'equalto', 'Location') | first)[1] | trim -%}
-    {%- set compacted = '/tl_compacted/' ~ model_name -%}
+    {%- set location = (described | selectattr('col_name', 'equalto', 'Location') | first).data_type | trim -%}
+    {%- set compacted = '/tl_compacted/{}'.format(model_name) -%}
     {%- if location.endswith(compacted) -%}
-        {%- set target = location[:-(compacted | length)] ~ '/model=' ~ model_name -%}
+        {%- set target = '{}/model={}'.format(location[:-(compacted | length)], model_name) -%}
     {%- else -%}
-        {%- set target = location.rsplit('/', 1)[0] ~ compacted -%}
+        {%- set target = '{}{}'.format(location.rsplit('/', 1)[0], compacted) -%}
     {%- endif -%}
     {% call statement('compact_state', fetch_result=false) %}
         insert overwrite directory '{{ target }}' using parquet
@@ -57,41 +57,5 @@
     {%- do tideline.checkpoint(model_name, 'state_copied') -%}
     {% call statement('swap_state', fetch_result=false) %}
         alter table {{ state }} partition (model = '{{ model_name }}') set location '{{ target }}'
-    {% endcall %}
-{% endmacro %}
-
-{#- Forget a model's state (a rebuild, before it writes): its rows leave tl_state in one
-    statement, so a rebuild that dies half-way is rerun as a first build. -#}
-{% macro forget_state(model_name) %}
-    {%- set strategy = {'parquet': adapter.dispatch('forget_state_parquet', 'tideline'),
-                         'delta': adapter.dispatch('forget_state_delta', 'tideline'),
-                         'iceberg': adapter.dispatch('forget_state_iceberg', 'tideline')}[tideline.state_file_format()] -%}
-    {%- do strategy(model_name) -%}
-{% endmacro %}
-
-{#- delta: one delete. (An `insert overwrite ... partition (model = ...)` of no rows removes
-    nothing on Delta when partitionOverwriteMode is dynamic.) -#}
-{% macro default__forget_state_delta(model_name) %}
-    {% call statement('forget_state', fetch_result=false) %}
-        delete from {{ tideline.state_table() }}
-        where model = '{{ model_name }}'
-    {% endcall %}
-{% endmacro %}
-
-{#- iceberg: the same delete as delta. -#}
-{% macro default__forget_state_iceberg(model_name) %}
-    {%- do tideline.default__forget_state_delta(model_name) -%}
-{% endmacro %}
-
-{#- parquet: the model's partition overwritten with no rows. -#}
-{% macro default__forget_state_parquet(model_name) %}
-    {% call statement('forget_state', fetch_result=false) %}
-        insert overwrite table {{ tideline.state_table() }} partition (model = '{{ model_name }}')
-        select
-            {%- for c in tideline.state_columns()[:-1] %}
-            cast(null as {{ c[1] }}) as {{ c[0] }}{{ ',' if not loop.last }}
-            {%- endfor %}
-        from (select 1) as nothing
-        where false
     {% endcall %}
 {% endmacro %}

@@ -45,12 +45,7 @@
     {%- set run = tideline.channel_decide(settings, items, state, frontier, sql, limits) -%}
     {%- do tideline.refuse_channel_inputs(settings, run, limits) -%}
     {%- set failing = tideline.channel_move_checks(settings, items, state, frontier, move) if move else [] -%}
-    {%- if failing -%}
-        {%- set named = [] -%}
-        {%- for f in failing -%}{%- do named.append("check " ~ f[0] ~ " fails for " ~ f[1] ~ " items from " ~ f[2] ~ " to " ~ f[3]) -%}{%- endfor -%}
-        {{ tideline._channel_refusal(settings.name, "mutable_time stays " ~ (state.mutable_time or 'unset') ~ ", not " ~ settings.mutable_time
-            ~ ": of the items it would make stable, " ~ named | join('; ') ~ ". Fix them through the change relations, then run again") }}
-    {%- endif -%}
+    {%- if failing -%}{%- do tideline.refuse_failed_move_checks(settings, state, failing) -%}{%- endif -%}
     {%- do tideline.checkpoint(settings.name, 'decided') -%}
 
     {%- set boundary_changed = bound.boundary != state.mutable_time -%}
@@ -63,8 +58,8 @@
 
     {%- if has_work or first or boundary_changed -%}
         {%- if has_work and state.last_batch is not none and tideline.now() <= state.last_batch[:19] -%}
-            {{ tideline._channel_refusal(settings.name, "now (" ~ tideline.now() ~ " UTC) is not after its last run (" ~ state.last_batch
-                ~ "): the rows of this run would carry a commit time downstream readers have already passed. Run with a later now.") }}
+            {{ tideline._channel_refusal(settings.name, "now ({} UTC) is not after its last run ({}): the rows of this run would carry a commit time downstream readers have already passed. Run with a later now.".format(
+                tideline.now(), state.last_batch)) }}
         {%- endif -%}
         {%- if has_work -%}
             {% call statement('write', fetch_result=false) %}
@@ -84,14 +79,8 @@
     {%- if rebuild -%}{%- do tideline.drop_converted_table(items, format) -%}{%- endif -%}
     {%- set dropped = tideline.channel_retention(settings, items) -%}
 
-    {%- if run.missing_deletes > 0 -%}
-        {%- do exceptions.warn("tideline: channel " ~ settings.name ~ ": " ~ run.missing_deletes ~ " deletes of items that did not exist were not applied (counted in tl_state.rows_rejected)") -%}
-    {%- endif -%}
-    {{ log("tideline " ~ settings.name ~ ": " ~ run.realtime_items ~ " real-time items, " ~ run.change_rows ~ " changes"
-        ~ (" up to " ~ frontier if frontier else "") ~ ", mutable_time " ~ (bound.boundary or "none")
-        ~ (" (moved from " ~ (move.from or "the start") ~ ")" if move else "")
-        ~ (", " ~ dropped ~ " item days dropped by retention_days" if dropped else ""), info=true) }}
-    {%- do tideline.store_main('tideline: ' ~ (run.realtime_items + run.change_rows) ~ ' items and changes') -%}
+    {%- do tideline.log_channel_run(settings, run, frontier, bound.boundary, move, dropped) -%}
+    {%- do tideline.store_main('tideline: {} items and changes'.format(run.realtime_items + run.change_rows)) -%}
     {{ run_hooks(post_hooks) }}
 
     {{ return({'relations': [view]}) }}

@@ -55,10 +55,9 @@
     {%- else -%}
         {%- do tideline.run_task_steps(settings, data, state, frontier, steps, rebuild) -%}
     {%- endif -%}
-    {{ log("tideline " ~ settings.name ~ ": " ~ steps | length ~ " steps up to " ~ frontier.frontier
-        ~ (" (after " ~ state.frontier ~ ")" if state.frontier and not rebuild else " (first run)" if not state.creation else " (replayed from " ~ state.creation ~ ")")
-        ~ ", " ~ frontier.documents.values() | sum ~ " input rows", info=true) }}
-    {%- do tideline.store_main('tideline: ' ~ steps | length ~ ' steps') -%}
+    {%- set since = " (after {})".format(state.frontier) if state.frontier and not rebuild else " (first run)" if not state.creation else " (replayed from {})".format(state.creation) -%}
+    {{ log("tideline {}: {} steps up to {}{}, {} input rows".format(settings.name, steps | length, frontier.frontier, since, frontier.documents.values() | sum), info=true) }}
+    {%- do tideline.store_main('tideline: {} steps'.format(steps | length)) -%}
     {{ run_hooks(post_hooks) }}
 
     {{ return({'relations': [view]}) }}

@@ -69,7 +69,7 @@
         {%- endif -%}
     {%- endif -%}
     {%- do tideline.log_derivation(settings, state, frontier) -%}
-    {%- do tideline.store_main('tideline: ' ~ documents ~ ' documents') -%}
+    {%- do tideline.store_main('tideline: {} documents'.format(documents)) -%}
     {{ run_hooks(post_hooks) }}
 
     {{ return({'relations': [view]}) }}

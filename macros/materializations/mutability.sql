@@ -1,5 +1,6 @@
-{#- The mutability materializations. The rules live in macros/mutability/mutability.sql;
-    each materialization here only picks its type. Config: update_cron (default '0 * * * *'),
+{#- The mutability materializations. The rules live in macros/mutability/ (settings.sql first);
+    each materialization here only picks its type, and the kind's strategy runs
+    (kind_strategies.sql: overridable by name). Config: update_cron (default '0 * * * *'),
     and for append_only: along (required), min, max, settle, max_along_values; see the README. -#}
 
 {% macro _materialize_mutability() %}
@@ -7,11 +8,7 @@
     {%- do tideline.model_file_format(this.identifier) -%}
     {%- set settings = tideline.mutability_settings() -%}
     {{ run_hooks(pre_hooks) }}
-    {%- if settings.append -%}
-        {%- set result = tideline.materialize_append_only(settings) -%}
-    {%- else -%}
-        {%- set result = tideline.materialize_rebuildable(settings) -%}
-    {%- endif -%}
+    {%- set result = tideline.materialize_mutability_kind(settings) -%}
     {% call statement('main') %}select {{ result.rows }} as rows_written{% endcall %}
     {{ run_hooks(post_hooks) }}
     {{ return({'relations': [result.relation] if result.relation is not none else []}) }}

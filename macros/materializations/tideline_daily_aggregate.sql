@@ -10,7 +10,7 @@
     {%- set result = tideline.build_daily_aggregate(storage.table, sql, date_column, storage.existing, should_full_refresh()) -%}
     {%- set target_relation = tideline.expose_stored_table(this, storage.table, format) -%}
     {%- if storage.converts -%}{%- do tideline.drop_converted_table(storage.table, format) -%}{%- endif -%}
-    {%- do tideline.store_main('tideline: ' ~ (result.rows_written if result else 0) ~ ' rows written') -%}
+    {%- do tideline.store_main('tideline: {} rows written'.format(result.rows_written if result else 0)) -%}
     {{ run_hooks(post_hooks) }}
 
     {#- the table exists after every run, a first one with nothing to aggregate included -#}

@@ -5,7 +5,7 @@
 
     {{ run_hooks(pre_hooks) }}
     {%- set run = tideline.build_filtered_events(target_relation, sql, should_full_refresh()) -%}
-    {%- do tideline.store_main('tideline: ' ~ (run.rows_written if run else 0) ~ ' rows written') -%}
+    {%- do tideline.store_main('tideline: {} rows written'.format(run.rows_written if run else 0)) -%}
     {{ run_hooks(post_hooks) }}
 
     {#- the view exists after every run, the first one with no rows included -#}

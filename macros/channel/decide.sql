@@ -1,0 +1,81 @@
+{#- Mutable time: a run's decision, in one query, and what it refuses before writing. -#}
+
+{#- The run's decision, in one query: what it reads and what it must refuse before writing.
+    One row: real-time rows read, their newest time, those at or before mutable_time (min and
+    max), real-time duplicates; change rows, those after mutable_time or not insert/delete (a
+    count and the first), deletes of items that did not exist, and the item dates the run
+    changes. -#}
+{% macro channel_decide(settings, items, state, frontier, model_sql, limits) %}
+    {%- set now = tideline.now() -%}
+    {%- set boundary = limits.realtime -%}
+    {%- set after_limit = 'false' if limits.changes_open else 'true' if limits.changes is none else 'item_time > {}'.format(tideline.ts(limits.changes)) -%}
+    {% set sql %}
+        with realtime as (
+            {{ tideline._channel_realtime_sql(settings, state, model_sql) }}
+        ),
+
+        realtime_new as (
+            {{ tideline._channel_realtime_new_sql(settings, items, state) }}
+        ),
+
+        realtime_counts as (
+            select
+                count(*) as realtime_rows,
+                (select count(*) from realtime_new) as realtime_items,
+                cast(max(tl_arrival) as string) as newest,
+                {%- if boundary is none %}
+                0 as too_early, cast(null as string) as too_early_first, cast(null as string) as too_early_last
+                {%- else %}
+                count_if(item_time <= {{ tideline.ts(boundary) }}) as too_early,
+                cast(min(case when item_time <= {{ tideline.ts(boundary) }} then item_time end) as string) as too_early_first,
+                cast(max(case when item_time <= {{ tideline.ts(boundary) }} then item_time end) as string) as too_early_last
+                {%- endif %}
+            from realtime
+        )
+        {%- if frontier %},
+
+        {{ tideline._channel_changes_ctes(settings, items, state, frontier) }},
+
+        change_counts as (
+            select
+                count(*) as change_rows,
+                count_if(op not in ('insert', 'delete') or op is null) as bad_ops,
+                min(case when op not in ('insert', 'delete') or op is null then coalesce(op, 'null') end) as bad_op,
+                count_if({{ after_limit }}) as too_late,
+                cast(min(case when {{ after_limit }} then item_time end) as string) as too_late_first,
+                count_if(op = 'delete' and not existed) as missing_deletes,
+                concat_ws(',', sort_array(collect_set(cast(item_date as string)))) as change_dates
+            from ops
+        )
+        {%- endif %}
+
+        select r.*,
+            {%- if frontier %} c.*{% else %} 0 as change_rows, 0 as bad_ops, null as bad_op, 0 as too_late, null as too_late_first, 0 as missing_deletes, '' as change_dates{% endif %}
+        from realtime_counts as r
+        {%- if frontier %} cross join change_counts as c{% endif %}
+    {% endset %}
+    {%- set row = tideline.query_rows(sql)[0] -%}
+    {{- return({'realtime_rows': row.realtime_rows | int, 'realtime_items': row.realtime_items | int, 'realtime_newest': row.newest,
+                'too_early': row.too_early | int, 'too_early_first': row.too_early_first, 'too_early_last': row.too_early_last,
+                'change_rows': row.change_rows | int, 'bad_ops': row.bad_ops | int, 'bad_op': row.bad_op, 'too_late': row.too_late | int,
+                'too_late_first': row.too_late_first, 'missing_deletes': row.missing_deletes | int,
+                'change_dates': (row.change_dates or '').split(',') | reject('equalto', '') | list}) -}}
+{% endmacro %}
+
+{#- The refusals of a run's decision, each naming the channel and the values. -#}
+{% macro refuse_channel_inputs(settings, run, limits) %}
+    {%- if run.too_early > 0 -%}
+        {{ tideline._channel_refusal(settings.name, "{} real-time items are at or before mutable_time {} (item times {} to {}); the model's select brings items after it only, items at or before it come through the change relations".format(
+            run.too_early, limits.realtime, run.too_early_first, run.too_early_last)) }}
+    {%- endif -%}
+    {%- if run.bad_ops > 0 -%}
+        {{ tideline._channel_refusal(settings.name, "{} change rows have an op other than 'insert' or 'delete' (e.g. {})".format(run.bad_ops, run.bad_op)) }}
+    {%- endif -%}
+    {%- if run.too_late > 0 and limits.changes is not none -%}
+        {{ tideline._channel_refusal(settings.name, "{} change rows are for items after mutable_time {} (the first at {}): items after it are stable; move mutable_time only earlier, and change only items at or before it; nothing was applied".format(
+            run.too_late, limits.changes, run.too_late_first)) }}
+    {%- elif run.too_late > 0 -%}
+        {{ tideline._channel_refusal(settings.name, "{} change rows are for a channel without mutable_time (the first at {}): give it a mutable_time to change its history; nothing was applied".format(
+            run.too_late, run.too_late_first)) }}
+    {%- endif -%}
+{% endmacro %}

@@ -1,0 +1,37 @@
+{#- Mutable time: a channel's items as committed, and its view. -#}
+
+{#- An item's key, from a relation's columns: the item time truncated to the millisecond, and
+    the given id or the SHA-256 of the payload as JSON. -#}
+{% macro _item_key(settings, alias) %}
+    timestamp_millis(unix_millis({{ alias }}.{{ settings.item_time }})) as item_time,
+    {% if settings.item_id -%}
+    cast({{ alias }}.{{ settings.item_id }} as string) as item_id
+    {%- else -%}
+    sha2({{ tideline._payload_json(settings, alias) }}, 256) as item_id
+    {%- endif %}
+{%- endmacro %}
+
+{#- The mutable items as committed: the newest committed version of each key, unless it is a
+    deletion. `where` narrows the versions read (item_date first, so that it prunes). -#}
+{% macro channel_mutable_items_sql(items, model_name, where='true') %}
+    select * from (
+        select
+            *,
+            row_number() over (partition by item_date, item_time, item_id order by _tl_batch desc) as tl_newest
+        from {{ items }}
+        where not _tl_stable and _tl_run in ({{ tideline.committed_runs_sql(model_name) }}) and ({{ where }})
+    ) as versions
+    where tl_newest = 1 and not _tl_deleted
+{%- endmacro %}
+
+{#- The stable items: their stable rows of committed runs. -#}
+{% macro channel_stable_items_sql(items, model_name, where='true') %}
+    select * from {{ items }}
+    where _tl_stable and _tl_run in ({{ tideline.committed_runs_sql(model_name) }}) and ({{ where }})
+{%- endmacro %}
+
+{#- The channel's view: its stable items (the IMMUTABLE epoch), what ref() of it reads. -#}
+{% macro channel_view_sql(settings, items) %}
+    select item_time, item_id, {{ settings.payload | map('first') | join(', ') }}, item_date, _tl_batch, _tl_run
+    from ({{ tideline.channel_stable_items_sql(items, settings.name) }}) as stable_items
+{%- endmacro %}

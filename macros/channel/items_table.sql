@@ -1,0 +1,48 @@
+{#- Mutable time: the channel's items table, created, and trimmed by retention_days. -#}
+
+{#- The empty items table, with the channel's columns. -#}
+{% macro create_channel_items(settings, items) %}
+    {% call statement('create_items', fetch_result=false) %}
+        create table {{ items }} (
+            item_time timestamp,
+            item_id string,
+            {%- for c in settings.payload %}
+            {{ c[0] }} {{ c[1] }},
+            {%- endfor %}
+            _tl_deleted boolean,
+            _tl_stable boolean,
+            _tl_batch timestamp,
+            _tl_run string,
+            item_date date
+        )
+        using {{ tideline.model_file_format(settings.name) }}
+        partitioned by (item_date)
+        {{ tideline.table_properties_sql(tideline.model_file_format(settings.name)) }}
+    {% endcall %}
+{% endmacro %}
+
+{#- A channel with retention_days (never with mutable_time): drop the item days before it. -#}
+{% macro channel_retention(settings, items) %}
+    {%- if settings.retention_days is none -%}{{ return(0) }}{%- endif -%}
+    {%- set today = modules.datetime.datetime.strptime(tideline.now()[:10], '%Y-%m-%d') -%}
+    {%- set cutoff = (today - modules.datetime.timedelta(days=settings.retention_days)).strftime('%Y-%m-%d') -%}
+    {%- set format = tideline.model_file_format(settings.name) -%}
+    {%- set old = [] -%}
+    {%- if format == 'parquet' -%}
+        {#- the metastore lists the days without reading a file -#}
+        {% set partitions_sql %}
+            show partitions {{ items }}
+        {% endset %}
+        {%- for row in run_query(partitions_sql).rows -%}
+            {%- set day = row['partition'].split('=')[1] -%}
+            {%- if day < cutoff -%}{%- do old.append(day) -%}{%- endif -%}
+        {%- endfor -%}
+    {%- else -%}
+        {% set days_sql %}
+            select distinct cast(item_date as string) as day from {{ items }} where item_date < date'{{ cutoff }}'
+        {% endset %}
+        {%- for row in run_query(days_sql).rows -%}{%- do old.append(row['day']) -%}{%- endfor -%}
+    {%- endif -%}
+    {%- do tideline.delete_dates(items, 'item_date', old, format) -%}
+    {{- return(old | length) -}}
+{% endmacro %}

@@ -1,0 +1,14 @@
+{#- Mutable time: what a channel run says in dbt's log, and its warning for deletes of items
+    that did not exist. -#}
+{% macro log_channel_run(settings, run, frontier, boundary, move, dropped) %}
+    {%- if run.missing_deletes > 0 -%}
+        {%- do exceptions.warn("tideline: channel {}: {} deletes of items that did not exist were not applied (counted in tl_state.rows_rejected)".format(
+            settings.name, run.missing_deletes)) -%}
+    {%- endif -%}
+    {%- set parts = ["tideline {}: {} real-time items, {} changes".format(settings.name, run.realtime_items, run.change_rows)] -%}
+    {%- if frontier -%}{%- do parts.append(" up to {}".format(frontier)) -%}{%- endif -%}
+    {%- do parts.append(", mutable_time {}".format(boundary or "none")) -%}
+    {%- if move -%}{%- do parts.append(" (moved from {})".format(move.from or "the start")) -%}{%- endif -%}
+    {%- if dropped -%}{%- do parts.append(", {} item days dropped by retention_days".format(dropped)) -%}{%- endif -%}
+    {{ log(parts | join(''), info=true) }}
+{% endmacro %}

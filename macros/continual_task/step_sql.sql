@@ -1,0 +1,88 @@
+{#- Continual tasks: one step's select, its statements in order. -#}
+
+{#- A statement's text for one step: each input's marker becomes its rows at the step, and a
+    read of {{ this }} becomes `current` (the output as the statement sees it). -#}
+{% macro _at_step(settings, text, step, current) %}
+    {%- set out = {'text': text} -%}
+    {%- for i in settings.inputs -%}
+        {%- set predicate = '{} {} {}'.format(i.commit_column, '<=' if step.upto else '=', tideline.ts(step.time)) -%}
+        {%- do out.update({'text': out.text | replace('/* tideline:step {} */ true'.format(i.name), predicate)}) -%}
+    {%- endfor -%}
+    {{- return(out.text | replace(settings.output, current)) -}}
+{% endmacro %}
+
+{#- The output's columns `columns` (cast and checked) of an insert's select `q`. -#}
+{% macro _inserted_columns(settings, listed) %}
+    {%- set out = [] -%}
+    {%- for c in settings.columns -%}
+        {%- if c[0] in listed -%}
+            {%- set message = 'tideline: continual task {}: inserted column {} is not a {}: '.format(settings.name, c[0], c[1]) -%}
+            {%- do out.append('{} as {}'.format(tideline.checked_cast('q.{}'.format(c[0]), c[1], message), c[0])) -%}
+        {%- else -%}
+            {%- do out.append('cast(null as {}) as {}'.format(c[1], c[0])) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{- return(out | join(', ')) -}}
+{% endmacro %}
+
+{#- One step's select: the statements in order, each over the output as the previous one left
+    it (cur_<n>), then what the step changes: deletions of rows that were there before it, and
+    the rows it inserted that are still there; or, in a compacting step (plan.compact), the
+    whole output after the step, into the next generation. -#}
+{% macro task_step_sql(settings, data, step, step_run, plan) %}
+    {%- set columns = settings.columns | map('first') | list -%}
+    {%- set n = settings.statements | length -%}
+    with
+    cur_0 as (
+        {%- if settings.reads_output %}
+        {{ tideline.task_live_rows_sql(settings, data, ['_tl_row', '_tl_batch'], plan.read_gen, plan.get('runs')) }}
+        {%- else %}
+        select {% for c in settings.columns %}cast(null as {{ c[1] }}) as {{ c[0] }}, {% endfor %}cast(null as string) as _tl_row, cast(null as timestamp) as _tl_batch
+        where false
+        {%- endif %}
+    ),
+    {%- for st in settings.statements %}
+    {%- set before = 'cur_{}'.format(loop.index0) %}
+    {%- if st.kind == 'delete' %}
+
+    -- statement {{ loop.index }}: delete
+    cur_{{ loop.index }} as (
+        select * from {{ before }}
+        where {% if st.where %}not coalesce(({{ tideline._at_step(settings, st.where, step, before) }}), false){% else %}false{% endif %}
+    ){{ ',' if not loop.last }}
+    {%- else %}
+
+    -- statement {{ loop.index }}: insert
+    ins_{{ loop.index }} as (
+        select
+            {{ tideline._inserted_columns(settings, st.columns) }},
+            concat('{{ step.time }}|{{ loop.index }}|', md5(to_json(struct(q.*))), '|',
+                   row_number() over (partition by to_json(struct(q.*)) order by 1)) as _tl_row,
+            {{ tideline.ts(step.time) }} as _tl_batch
+        from ({{ tideline._at_step(settings, st.select, step, before) }}) as q({{ st.columns | join(', ') }})
+    ),
+
+    cur_{{ loop.index }} as (
+        select * from {{ before }}
+        union all
+        select * from ins_{{ loop.index }}
+    ){{ ',' if not loop.last }}
+    {%- endif %}
+    {%- endfor %}
+
+    {%- if plan.compact %}
+
+    -- the rows keep the time of the step that inserted them: a reader by commit time sees no change
+    select {% for c in columns %}a.{{ c }}, {% endfor %}a._tl_row, 'insert' as _tl_op, a._tl_batch, '{{ step_run }}' as _tl_run, '{{ plan.write_gen }}' as tl_gen
+    from cur_{{ n }} as a
+    {%- else %}
+
+    select {% for c in columns %}b.{{ c }}, {% endfor %}b._tl_row, 'delete' as _tl_op, {{ tideline.ts(step.time) }} as _tl_batch, '{{ step_run }}' as _tl_run, '{{ plan.write_gen }}' as tl_gen
+    from cur_0 as b
+    left anti join cur_{{ n }} as a on b._tl_row = a._tl_row
+    union all
+    select {% for c in columns %}a.{{ c }}, {% endfor %}a._tl_row, 'insert', {{ tideline.ts(step.time) }}, '{{ step_run }}', '{{ plan.write_gen }}'
+    from cur_{{ n }} as a
+    left anti join cur_0 as b on a._tl_row = b._tl_row
+    {%- endif %}
+{% endmacro %}

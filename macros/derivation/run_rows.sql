@@ -1,0 +1,25 @@
+{#- Derivations: a run's state rows and its line in the log. -#}
+
+{% macro derivation_run_row(state, frontier, plan, documents) %}
+    {{- return({'kind': 'run', 'batch': plan.batch, 'watermark': frontier.frontier, 'lower_limit': state.frontier,
+                'upper_limit': frontier.frontier, 'rows_read': documents, 'generation': plan.write_gen}) -}}
+{% endmacro %}
+
+{#- One state row per transform: the newest commit time it has processed (its watermark). -#}
+{% macro derivation_transform_rows(settings, state, frontier) %}
+    {%- set rows = [] -%}
+    {%- for t in settings.transforms -%}
+        {%- set reached = tideline.shift_time(frontier.frontier, -t.delay) -%}
+        {%- set before = state.watermarks.get(t.name) -%}
+        {%- do rows.append({'kind': 'transform', 'transform': t.name, 'lower_limit': before, 'upper_limit': reached,
+                            'watermark': [before, reached] | max if before else reached, 'rows_read': frontier.documents[t.name]}) -%}
+    {%- endfor -%}
+    {{- return(rows) -}}
+{% endmacro %}
+
+{% macro log_derivation(settings, state, frontier) %}
+    {%- set parts = [] -%}
+    {%- for t in settings.transforms -%}{%- do parts.append('{} {}'.format(t.name, frontier.documents[t.name])) -%}{%- endfor -%}
+    {%- set since = " (after {})".format(state.frontier) if state.frontier else " (first run)" -%}
+    {{ log("tideline {}: documents up to {}{}, read {} ({})".format(settings.name, frontier.frontier, since, frontier.documents.values() | sum, parts | join(', ')), info=true) }}
+{% endmacro %}

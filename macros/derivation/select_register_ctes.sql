@@ -1,0 +1,102 @@
+{#- Derivations: the run's select, one CTE group per helper (derivation_select_sql). -#}
+
+{#- Each transform's new source rows (src_<i>), each with its position in the run's order. -#}
+{% macro _derivation_sources_ctes(settings, state, frontier) %}
+    {%- for t in settings.transforms %}
+    {%- set watermark = state.watermarks.get(t.name) %}
+    {%- set at = 's.{} + interval {} seconds'.format(t.commit_column, t.delay) %}
+    src_{{ loop.index0 }} as (
+        select
+            s.*,
+            named_struct(
+                'time', {% if state.frontier %}greatest({{ at }}, {{ tideline.ts(state.frontier) }}){% else %}{{ at }}{% endif %},
+                'at', {{ at }},
+                'ord', cast({% if t.order_by %}s.{{ t.order_by }}{% else %}null{% endif %} as {{ settings.order_type }}),
+                'priority', {{ -(t.priority | int) }},
+                'transform', '{{ t.name }}',
+                'row', s._tl_row,
+                'dup', row_number() over (partition by s._tl_row order by s._tl_row)
+            ) as _tl_pos
+        from (
+            select *, to_json(struct(*)) as _tl_row
+            from {{ t.source.rendered }}
+            where {{ t.commit_column }} <= {{ tideline.ts(tideline.shift_time(frontier.frontier, -t.delay)) }}
+                {%- if watermark %} and {{ t.commit_column }} > {{ tideline.ts(watermark) }}{% endif %}
+        ) as s
+    ),
+    {%- endfor %}
+{%- endmacro %}
+
+{#- The registers: each document's key and updates, the stored registers, the fold, what a
+    publish lambda sees, and the registers the run writes. -#}
+{% macro _derivation_register_ctes(settings, plan, data, keys, committed, publishers) %}
+    {%- set registers = settings.registers %}
+    {%- if registers %}
+
+    -- each document's register key and updates (null: no update of that register)
+    docs as (
+        {%- for t in settings.transforms %}
+        select
+            {%- for c in t.shuffle %}
+            cast({{ c }} as {{ settings.key_types[loop.index0] }}) as _tl_key_{{ loop.index }},
+            {%- endfor %}
+            {%- for r in registers %}
+            {%- set expression = t.updates.get(r.name) %}
+            {%- set message = 'tideline: derivation {}, transform {}: the update of register {} is not a {}: '.format(settings.name, t.name, r.name, r.type) %}
+            {% if expression %}{{ tideline.checked_cast(expression, r.type, message) }}{% else %}cast(null as {{ r.type }}){% endif %} as _tl_u_{{ r.name }},
+            {%- endfor %}
+            _tl_pos
+        from src_{{ loop.index0 }}
+        {{- '\n        union all' if not loop.last }}
+        {%- endfor %}
+    ),
+
+    -- the stored registers of the keys this run touches (newest committed version)
+    stored as (
+        {{ tideline._newest_stored(data, 'register', keys, 'docs', keys + ['_register as _tl_stored'], committed, plan.read_gen) }}
+    ),
+
+    -- each register after each document: a fold over the key's documents in order
+    folded as (
+        select
+            d.*,
+            st._tl_stored,
+            {%- for r in registers %}
+            {{ tideline._fold(r, 'st._tl_stored.{}'.format(r.name), 'd._tl_u_{}'.format(r.name), r.initial, 'w', 'derivation {}, register {}'.format(settings.name, r.name)) }} as _tl_after_{{ r.name }},
+            {%- endfor %}
+            row_number() over w_order as _tl_n,
+            count(*) over w_key as _tl_count,
+            max({% for r in registers %}d._tl_u_{{ r.name }} is not null{{ ' or ' if not loop.last }}{% endfor %}) over w_key as _tl_updated
+        from docs as d
+        left join stored as st on {% for k in keys %}d.{{ k }} <=> st.{{ k }}{{ ' and ' if not loop.last }}{% endfor %}
+        {{ tideline._key_windows('d', keys, 'd._tl_pos') }}
+    ),
+
+    -- what a publish lambda sees: the registers after (_register) and before (_previous)
+    registered as (
+        select
+            _tl_pos,
+            named_struct(
+                {%- for r in registers %}
+                '{{ r.name }}', {{ tideline._exposed(r, '_tl_after_{}'.format(r.name), r.initial) }}{{ ',' if not loop.last }}
+                {%- endfor %}
+            ) as _register,
+            named_struct(
+                {%- for r in registers %}
+                '{{ r.name }}', case when _tl_n = 1 then {{ tideline._exposed(r, '_tl_stored.{}'.format(r.name), r.initial) }}
+                    else lag({{ tideline._exposed(r, '_tl_after_{}'.format(r.name), r.initial) }}) over w_order end{{ ',' if not loop.last }}
+                {%- endfor %}
+            ) as _previous
+        from folded
+        window w_order as (partition by {{ keys | join(', ') }} order by _tl_pos)
+    ),
+
+    register_rows as (
+        select
+            {{ keys | join(', ') }},
+            named_struct({% for r in registers %}'{{ r.name }}', _tl_after_{{ r.name }}{{ ', ' if not loop.last }}{% endfor %}) as _register
+        from folded
+        where _tl_n = _tl_count and _tl_updated
+    ){{ ',' if publishers }}
+    {%- endif %}
+{%- endmacro %}

@@ -1,0 +1,75 @@
+{#- days_to_process: the decision query's parts (days_to_process_sql), each given the query's
+    settings `q` (model_name, first_build, backfill, reads_source, window, window_upper,
+    model_run, fe_new_row, window_columns, min_rows, reprocess_days, now). -#}
+
+{#- M's state rows (and tl_filtered_events'), and reading filtered events, the bounds they give (`reads`). -#}
+{% macro _dtp_state_ctes(q) %}
+    {%- set model_name, first_build, backfill, reads_source = q.model_name, q.first_build, q.backfill, q.reads_source -%}
+    {%- set window, window_upper, model_run, fe_new_row = q.window, q.window_upper, q.model_run, q.fe_new_row -%}
+    {%- set window_columns, min_rows, reprocess_days, now = q.window_columns, q.min_rows, q.reprocess_days, q.now -%}
+    {#- reading the source, the files of M's state come from its watermark query instead #}
+    state as (
+        select *{% if not reads_source %}, {{ tideline.state_file_column() }} as state_file{% endif %}
+        from {{ tideline.state_table() }}
+        where model in ('{{ model_name }}' {%- if not reads_source %}, 'tl_filtered_events'{% endif %})
+    ),
+    {%- if not reads_source %}
+
+    reads as (
+        select
+            watermark,
+            filtered_upper,
+            {{ 'watermark' if backfill else 'filtered_upper' }} as reads_up_to,
+            state_files
+        from (
+            select
+                {% if first_build %}cast(null as timestamp){% else %}max(case when {{ model_run }} then batch end){% endif %} as watermark,
+                max(case when model = 'tl_filtered_events' and kind = 'run' then batch end) as filtered_upper,
+                {{ tideline.state_files_sql(model_name, 'state_file') }} as state_files
+            from state   -- an aggregate: one row, with no state too
+        ) as bounds
+    ),
+    {%- endif %}
+{% endmacro %}
+
+{#- Per date, what is new since M's watermark and M's state rows of the date. -#}
+{% macro _dtp_date_facts_cte(q) %}
+    {%- set model_name, first_build, backfill, reads_source = q.model_name, q.first_build, q.backfill, q.reads_source -%}
+    {%- set window, window_upper, model_run, fe_new_row = q.window, q.window_upper, q.model_run, q.fe_new_row -%}
+    {%- set window_columns, min_rows, reprocess_days, now = q.window_columns, q.min_rows, q.reprocess_days, q.now -%}
+    -- per date, what is new since M's watermark and M's state rows of the date; reading the
+    -- source, M's run rows too (event date null: they count in the total only)
+    date_facts as (
+        select
+            state.event_date,
+            case when {{ fe_new_row if not reads_source else 'false' }} then state.new_rows end as new_rows,
+            case when {{ fe_new_row if not reads_source else 'false' }} then state.late_rows end as late_rows,
+            case when state.model = '{{ model_name }}' and state.kind = 'date' then state.committed_at end as state_order,
+            struct(state.processed_rows, state.skipped_rows, state.last_processed_at) as model_state,
+            case when state.model = '{{ model_name }}' and state.kind = 'date' then state.lower_limit end as first_load,
+            case when state.{{ model_run }} then state.batch end as run_batch,
+            case when state.{{ model_run }} then state.watermark end as run_watermark
+            {%- for c in window_columns if window %},
+            null as {{ c }}
+            {%- endfor %}
+        from state
+        {%- if not reads_source %}
+        cross join reads
+        {%- endif %}
+        where (
+            state.kind = 'date'
+            {%- if first_build %} and {{ "state.model = 'tl_filtered_events'" if not reads_source else 'false' }}{% endif %}
+            {%- if backfill and reads_source %} and state.event_date between date'{{ backfill[0] }}' and date'{{ backfill[1] }}'{% endif %}
+        )
+        {%- if reads_source and not first_build %}
+            or state.{{ model_run }}
+        {%- endif %}
+        {%- if window %}
+        union all
+        select event_date, new_rows, late_rows, null, null, first_load, null, null, {{ window_columns | join(', ') }}
+        from window_events
+        {%- endif %}
+        union all   -- one row of nulls: the total row exists with no state and no window too
+        select null, null, null, null, null, null, null, null {%- for c in window_columns if window %}, null{% endfor %}
+    ),
+{% endmacro %}

@@ -1,0 +1,62 @@
+{#- The ticks of a cron schedule: the next one after a time, the last one at or before it. -#}
+
+{% macro _cron_day_matches(c, day) %}
+    {%- set dom_ok = day.day in c.dom -%}
+    {%- set dow_ok = ((day.weekday() + 1) % 7) in c.dow -%}
+    {%- if not c.dom_star and not c.dow_star -%}{{ return(dom_ok or dow_ok) }}{%- endif -%}
+    {{- return(dom_ok and dow_ok) -}}
+{% endmacro %}
+
+{% macro _cron_time(value) %}
+    {%- if value is string -%}
+        {%- set text = value.replace('T', ' ') -%}
+        {{- return(modules.datetime.datetime.strptime(text[:16], '%Y-%m-%d %H:%M') if text | length >= 16
+                   else modules.datetime.datetime.strptime(text[:10], '%Y-%m-%d')) -}}
+    {%- endif -%}
+    {{- return(value.replace(tzinfo=none)) -}}
+{% endmacro %}
+
+{#- The first tick strictly after `t` (a datetime or 'YYYY-MM-DD HH:MM[:SS]' text), as a datetime.
+    It walks months, days, hours and minutes that do not match, enough steps for any schedule that fires at least once in 8 years (29 February). -#}
+{% macro cron_next(expression, t, setting='update_cron') %}
+    {%- set c = tideline.parse_cron(expression, setting) -%}
+    {%- set td = modules.datetime.timedelta -%}
+    {%- set ns = namespace(t=tideline._cron_time(t).replace(second=0, microsecond=0) + td(minutes=1), found=none) -%}
+    {%- for _ in range(2000) if ns.found is none -%}
+        {%- set x = ns.t -%}
+        {%- if x.month not in c.month -%}
+            {%- set ns.t = x.replace(year=x.year + (1 if x.month == 12 else 0), month=(x.month % 12) + 1, day=1, hour=0, minute=0) -%}
+        {%- elif not tideline._cron_day_matches(c, x) -%}
+            {%- set ns.t = x.replace(hour=0, minute=0) + td(days=1) -%}
+        {%- elif x.hour not in c.hour -%}
+            {%- set ns.t = x.replace(minute=0) + td(hours=1) -%}
+        {%- elif x.minute not in c.minute -%}
+            {%- set ns.t = x + td(minutes=1) -%}
+        {%- else -%}
+            {%- set ns.found = x -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{- return(ns.found) -}}
+{% endmacro %}
+
+{#- The last tick at or before `t`, as a datetime (none when there is none within the same bound). -#}
+{% macro cron_last(expression, t, setting='update_cron') %}
+    {%- set c = tideline.parse_cron(expression, setting) -%}
+    {%- set td = modules.datetime.timedelta -%}
+    {%- set ns = namespace(t=tideline._cron_time(t).replace(second=0, microsecond=0), found=none) -%}
+    {%- for _ in range(2000) if ns.found is none -%}
+        {%- set x = ns.t -%}
+        {%- if x.month not in c.month -%}
+            {%- set ns.t = x.replace(day=1, hour=0, minute=0) - td(minutes=1) -%}
+        {%- elif not tideline._cron_day_matches(c, x) -%}
+            {%- set ns.t = x.replace(hour=0, minute=0) - td(minutes=1) -%}
+        {%- elif x.hour not in c.hour -%}
+            {%- set ns.t = x.replace(minute=0) - td(minutes=1) -%}
+        {%- elif x.minute not in c.minute -%}
+            {%- set ns.t = x - td(minutes=1) -%}
+        {%- else -%}
+            {%- set ns.found = x -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{- return(ns.found) -}}
+{% endmacro %}
