@@ -1,14 +1,14 @@
-{#- Derivations: everything a run needs, read from the model's config and its compiled SQL and
+{#- Derivations: everything a run needs, read from the model's config and its transform() calls and
     checked before any statement that writes: the first error stops the run, naming the model,
     the transform and the setting. -#}
 
-{% macro derivation_settings(model_name, model_sql) %}
+{% macro derivation_settings(model_name) %}
     {%- set columns = config.get('derived_columns') -%}
     {%- set derived = tideline.declared_columns('derivation', model_name, 'derived_columns', columns, "{'id': 'bigint', 'balance': 'double'}") -%}
     {%- set unique_key = tideline._derived_unique_key(model_name, derived) -%}
     {%- set reductions = tideline._derived_reductions(model_name, derived, unique_key, columns) -%}
     {%- set registers = tideline._registers_setting(model_name) -%}
-    {%- set transforms = tideline._transforms_of(model_name, model_sql) -%}
+    {%- set transforms = tideline._transforms_of(model_name) -%}
     {%- for t in transforms -%}
         {%- do tideline._check_transform(model_name, t, registers | map(attribute='name') | list) -%}
         {%- do tideline._check_transform_source(model_name, t) -%}

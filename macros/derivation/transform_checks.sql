@@ -1,16 +1,11 @@
-{#- Derivations: the transforms of a model, read back from its compiled SQL and checked. -#}
+{#- Derivations: the transforms of a model, as its tideline.transform() calls declare them, checked. -#}
 
-{#- The transforms, from the marked blocks of the compiled model (transforms.sql). -#}
-{% macro _transforms_of(model_name, model_sql) %}
-    {%- set transforms = [] -%}
-    {%- set pattern = '/\* tideline:transform (.*?) \*/\n(.*?)\n/\* tideline:end \*/' -%}
-    {%- for m in modules.re.finditer(pattern, model_sql, modules.re.S) -%}
-        {%- set spec = fromjson(m.group(1)) -%}
-        {%- do spec.update({'publish': m.group(2) if spec.has_publish else none}) -%}
-        {%- do transforms.append(spec) -%}
-    {%- endfor -%}
-    {%- set rest = modules.re.sub(pattern, '', model_sql, flags=modules.re.S) -%}
-    {%- set rest = modules.re.sub('--[^\n]*|/\*.*?\*/', '', rest, flags=modules.re.S) | trim -%}
+{#- The transforms, in the order the model declares them (collected: internal/model_definitions.sql);
+    the model's file may hold nothing else but its config and comments. -#}
+{% macro _transforms_of(model_name) %}
+    {%- set collected = tideline.collect_model_definitions() -%}
+    {%- set transforms = collected.definitions -%}
+    {%- set rest = modules.re.sub('--[^\n]*|/\*.*?\*/', '', collected.rest, flags=modules.re.S) | trim -%}
     {%- if not transforms or rest != '' -%}
         {{ exceptions.raise_compiler_error("tideline: derivation {}: the model must consist of tideline.transform(...) blocks only{}; see the README, Derivations".format(
             model_name, " (found: {})".format(rest[:80]) if rest != '' else " (none found)")) }}

@@ -16,9 +16,10 @@
             from {{ tideline.document() }}
         {% endcall %}
 
-    transform() renders a marked block into the compiled model (a SQL comment holding its
-    settings as JSON, then the publish select); the materialization reads the blocks back with
-    derivation_settings(). Everything is checked there, before any statement is sent. -#}
+    Each transform() call is a structure the materialization receives (collected by
+    tideline.collect_model_definitions(), internal/model_definitions.sql); in dbt's compile it
+    renders as readable SQL instead: a comment naming the transform, then its publish select.
+    Everything is checked in derivation_settings(), before any statement is sent. -#}
 
 {% macro transform(name, source=none, shuffle=none, update=none, order_by=none, commit_column='_tl_batch',
                    read_delay='0s', priority=0) %}
@@ -28,9 +29,14 @@
         'source': ({'schema': source.schema, 'identifier': source.identifier, 'rendered': source | string}
                    if source is not none and source.identifier is defined else (source | string if source is not none else none)),
         'shuffle': shuffle, 'updates': update, 'order_by': order_by, 'commit_column': commit_column,
-        'read_delay': read_delay, 'priority': priority, 'has_publish': publish | trim != '',
+        'read_delay': read_delay, 'priority': priority, 'publish': publish if publish | trim != '' else none,
     } -%}
-    {{- '/* tideline:transform {} */\n{}\n/* tideline:end */\n'.format(spec | tojson | replace('*/', '*\\/'), publish) -}}
+    {%- set collector = tideline.model_definitions_collector() -%}
+    {%- if collector is not none -%}
+        {%- do collector.append(spec) -%}
+    {%- else -%}
+        {{- '-- tideline transform {}{}\n{}\n'.format(name, '' if spec.publish else ' (no publish lambda)', publish) -}}
+    {%- endif -%}
 {% endmacro %}
 
 {#- In a publish lambda: the documents of its transform, one row each: the source row's

@@ -19,7 +19,7 @@
 {% materialization derivation, adapter='spark' %}
     {%- do tideline.prepare_session(this.identifier) -%}
     {%- set format = tideline.model_file_format(this.identifier) -%}
-    {%- set settings = tideline.derivation_settings(this.identifier, sql) -%}
+    {%- set settings = tideline.derivation_settings(this.identifier) -%}
     {%- set view = this.incorporate(type='view') -%}
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
     {#- an incremental run has the same layout and format (refused otherwise); a rebuild of another layout or format
