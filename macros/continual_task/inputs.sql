@@ -6,6 +6,38 @@
     {{- return('(select * from {} where /* tideline:step {} */ true)'.format(tideline._input_relation(name), name)) -}}
 {% endmacro %}
 
+{#- The task's inputs (config inputs: names, or name -> {commit_column}), each an existing
+    table with its commit column. -#}
+{% macro _task_inputs(model_name) %}
+    {%- set raw = config.get('inputs') -%}
+    {%- if raw is string or raw is none or raw is not iterable or not raw -%}
+        {{ tideline._task_error(model_name, 'inputs', raw, "a list of input names (models, or 'source.table'), or a mapping name: {commit_column: ...}") }}
+    {%- endif -%}
+    {%- set inputs = [] -%}
+    {%- for name in raw -%}
+        {%- set options = raw[name] if raw is mapping else {} -%}
+        {%- set options = options if options is mapping else {} -%}
+        {%- if name == model_name -%}
+            {{ tideline._task_error(model_name, 'inputs', name, "other models or sources: the task's output is read as {{ this }}, never as an input") }}
+        {%- endif -%}
+        {%- set relation = tideline._input_relation(name) -%}
+        {%- set found = adapter.get_relation(database=relation.database, schema=relation.schema, identifier=relation.identifier) -%}
+        {%- if found is none -%}
+            {{ tideline._task_error(model_name, 'inputs', name, "existing tables ({} does not exist)".format(relation)) }}
+        {%- endif -%}
+        {%- set commit_column = (options.get('commit_column') or '_tl_batch') | lower -%}
+        {%- set names = tideline.cached_columns(found) or (adapter.get_columns_in_relation(found) | map(attribute='name') | map('lower') | list) -%}
+        {%- if found.type == 'view' and not ('_tl_batch' in names and '_tl_run' in names) -%}
+            {{ tideline._task_error(model_name, 'inputs', name, "tables, or tideline's own outputs ({} is a view: its rows have no commit time of their own)".format(found)) }}
+        {%- endif -%}
+        {%- if commit_column not in names -%}
+            {{ tideline._task_error(model_name, 'inputs.{}.commit_column'.format(name), commit_column, "a timestamp column of {} ({})".format(found, names | join(', '))) }}
+        {%- endif -%}
+        {%- do inputs.append({'name': name, 'source': {'rendered': found | string}, 'commit_column': commit_column, 'delay': 0}) -%}
+    {%- endfor -%}
+    {{- return(inputs) -}}
+{% endmacro %}
+
 {% macro _input_relation(name) %}
     {%- if name is string and name.count('.') == 1 -%}
         {{- return(source(name.split('.')[0], name.split('.')[1])) -}}

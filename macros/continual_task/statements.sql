@@ -21,36 +21,26 @@
         {{ tideline._task_error(model_name, 'snapshot', snapshot, "true (the first run passes the inputs' existing rows through the task) or false") }}
     {%- endif -%}
 
-    {#- inputs: names, or name -> {commit_column} -#}
-    {%- set raw = config.get('inputs') -%}
-    {%- if raw is string or raw is none or raw is not iterable or not raw -%}
-        {{ tideline._task_error(model_name, 'inputs', raw, "a list of input names (models, or 'source.table'), or a mapping name: {commit_column: ...}") }}
-    {%- endif -%}
-    {%- set inputs = [] -%}
-    {%- for name in raw -%}
-        {%- set options = raw[name] if raw is mapping else {} -%}
-        {%- set options = options if options is mapping else {} -%}
-        {%- if name == model_name -%}
-            {{ tideline._task_error(model_name, 'inputs', name, "other models or sources: the task's output is read as {{ this }}, never as an input") }}
-        {%- endif -%}
-        {%- set relation = tideline._input_relation(name) -%}
-        {%- set found = adapter.get_relation(database=relation.database, schema=relation.schema, identifier=relation.identifier) -%}
-        {%- if found is none -%}
-            {{ tideline._task_error(model_name, 'inputs', name, "existing tables ({} does not exist)".format(relation)) }}
-        {%- endif -%}
-        {%- set commit_column = (options.get('commit_column') or '_tl_batch') | lower -%}
-        {%- set names = tideline.cached_columns(found) or (adapter.get_columns_in_relation(found) | map(attribute='name') | map('lower') | list) -%}
-        {%- if found.type == 'view' and not ('_tl_batch' in names and '_tl_run' in names) -%}
-            {{ tideline._task_error(model_name, 'inputs', name, "tables, or tideline's own outputs ({} is a view: its rows have no commit time of their own)".format(found)) }}
-        {%- endif -%}
-        {%- if commit_column not in names -%}
-            {{ tideline._task_error(model_name, 'inputs.{}.commit_column'.format(name), commit_column, "a timestamp column of {} ({})".format(found, names | join(', '))) }}
-        {%- endif -%}
-        {%- do inputs.append({'name': name, 'source': {'rendered': found | string}, 'commit_column': commit_column, 'delay': 0}) -%}
-    {%- endfor -%}
+    {%- set inputs = tideline._task_inputs(model_name) -%}
     {%- set input_names = inputs | map(attribute='name') | list -%}
 
-    {#- statements: delete from / insert into the output, in order -#}
+    {%- set statements = tideline._task_statements(model_name, model_sql, output, declared, input_names) -%}
+    {#- does a step read the output (a delete, or {{ this }} in a read)? if not, it never scans it -#}
+    {%- set reads_output = [] -%}
+    {%- for st in statements -%}
+        {%- set text = (st.where or '') if st.kind == 'delete' else st.select -%}
+        {%- if st.kind == 'delete' or (output | string) in text -%}{%- do reads_output.append(true) -%}{%- endif -%}
+    {%- endfor -%}
+    {#- only deletions leave rows the output no longer shows: a task with a delete compacts -#}
+    {%- set compact_every = tideline.compact_every_setting(model_name, tideline._task_error) -%}
+    {{- return({'name': model_name, 'columns': declared, 'snapshot': snapshot, 'inputs': inputs,
+                'statements': statements, 'reads_output': reads_output | length > 0, 'output': output | string,
+                'deletes': statements | selectattr('kind', 'equalto', 'delete') | list | length > 0, 'compact_every': compact_every}) -}}
+{% endmacro %}
+
+{#- The task's statements, in order: `delete from {{ this }} [where ...]` or `insert into {{ this }}
+    [(columns)] select ...`, each checked (its target, its inputs, its columns). -#}
+{% macro _task_statements(model_name, model_sql, output, declared, input_names) %}
     {%- set targets = [output | string | lower, output.identifier | lower, (output | string | lower | replace('`', ''))] -%}
     {%- set statements = [] -%}
     {%- for text in tideline._split_statements(model_sql) -%}
@@ -81,17 +71,7 @@
     {%- if not statements -%}
         {{ tideline._task_error(model_name, 'statements', '', "at least one `delete from {{ this }}` or `insert into {{ this }}` statement") }}
     {%- endif -%}
-    {#- does a step read the output (a delete, or {{ this }} in a read)? if not, it never scans it -#}
-    {%- set reads_output = [] -%}
-    {%- for st in statements -%}
-        {%- set text = (st.where or '') if st.kind == 'delete' else st.select -%}
-        {%- if st.kind == 'delete' or (output | string) in text -%}{%- do reads_output.append(true) -%}{%- endif -%}
-    {%- endfor -%}
-    {#- only deletions leave rows the output no longer shows: a task with a delete compacts -#}
-    {%- set compact_every = tideline.compact_every_setting(model_name, tideline._task_error) -%}
-    {{- return({'name': model_name, 'columns': declared, 'snapshot': snapshot, 'inputs': inputs,
-                'statements': statements, 'reads_output': reads_output | length > 0, 'output': output | string,
-                'deletes': statements | selectattr('kind', 'equalto', 'delete') | list | length > 0, 'compact_every': compact_every}) -}}
+    {{- return(statements) -}}
 {% endmacro %}
 
 {#- The statements of `model_sql`: split at top-level `;` (not inside strings or comments). -#}

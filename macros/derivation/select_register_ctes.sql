@@ -33,23 +33,7 @@
     {%- set registers = settings.registers %}
     {%- if registers %}
 
-    -- each document's register key and updates (null: no update of that register)
-    docs as (
-        {%- for t in settings.transforms %}
-        select
-            {%- for c in t.shuffle %}
-            cast({{ c }} as {{ settings.key_types[loop.index0] }}) as _tl_key_{{ loop.index }},
-            {%- endfor %}
-            {%- for r in registers %}
-            {%- set expression = t.updates.get(r.name) %}
-            {%- set message = 'tideline: derivation {}, transform {}: the update of register {} is not a {}: '.format(settings.name, t.name, r.name, r.type) %}
-            {% if expression %}{{ tideline.checked_cast(expression, r.type, message) }}{% else %}cast(null as {{ r.type }}){% endif %} as _tl_u_{{ r.name }},
-            {%- endfor %}
-            _tl_pos
-        from src_{{ loop.index0 }}
-        {{- '\n        union all' if not loop.last }}
-        {%- endfor %}
-    ),
+    {{ tideline._derivation_docs_cte(settings) }}
 
     -- the stored registers of the keys this run touches (newest committed version)
     stored as (
@@ -72,6 +56,43 @@
         {{ tideline._key_windows('d', keys, 'd._tl_pos') }}
     ),
 
+    {{ tideline._derivation_registered_cte(settings, keys) }}
+
+    register_rows as (
+        select
+            {{ keys | join(', ') }},
+            named_struct({% for r in registers %}'{{ r.name }}', _tl_after_{{ r.name }}{{ ', ' if not loop.last }}{% endfor %}) as _register
+        from folded
+        where _tl_n = _tl_count and _tl_updated
+    ){{ ',' if publishers }}
+    {%- endif %}
+{%- endmacro %}
+
+{#- docs: each document's register key and updates (null: no update of that register). -#}
+{% macro _derivation_docs_cte(settings) %}
+    {%- set registers = settings.registers %}
+    -- each document's register key and updates (null: no update of that register)
+    docs as (
+        {%- for t in settings.transforms %}
+        select
+            {%- for c in t.shuffle %}
+            cast({{ c }} as {{ settings.key_types[loop.index0] }}) as _tl_key_{{ loop.index }},
+            {%- endfor %}
+            {%- for r in registers %}
+            {%- set expression = t.updates.get(r.name) %}
+            {%- set message = 'tideline: derivation {}, transform {}: the update of register {} is not a {}: '.format(settings.name, t.name, r.name, r.type) %}
+            {% if expression %}{{ tideline.checked_cast(expression, r.type, message) }}{% else %}cast(null as {{ r.type }}){% endif %} as _tl_u_{{ r.name }},
+            {%- endfor %}
+            _tl_pos
+        from src_{{ loop.index0 }}
+        {{- '\n        union all' if not loop.last }}
+        {%- endfor %}
+    ),
+{%- endmacro %}
+
+{#- registered: what a publish lambda sees, the registers after (_register) and before (_previous). -#}
+{% macro _derivation_registered_cte(settings, keys) %}
+    {%- set registers = settings.registers %}
     -- what a publish lambda sees: the registers after (_register) and before (_previous)
     registered as (
         select
@@ -90,13 +111,4 @@
         from folded
         window w_order as (partition by {{ keys | join(', ') }} order by _tl_pos)
     ),
-
-    register_rows as (
-        select
-            {{ keys | join(', ') }},
-            named_struct({% for r in registers %}'{{ r.name }}', _tl_after_{{ r.name }}{{ ', ' if not loop.last }}{% endfor %}) as _register
-        from folded
-        where _tl_n = _tl_count and _tl_updated
-    ){{ ',' if publishers }}
-    {%- endif %}
 {%- endmacro %}

@@ -29,21 +29,7 @@
     {%- set derived = settings.derived -%}
     {%- if publishers %}
 
-    published as (
-        {%- for t in publishers %}
-        {%- set i = settings.transforms.index(t) %}
-        {%- set returned = publish_columns[t.name] | map('first') | list %}
-        select
-            {%- for c in derived %}
-            {%- set message = 'tideline: derivation {}, transform {}: published column {} is not a {}: '.format(settings.name, t.name, c[0], c[1]) %}
-            {% if c[0] in returned %}{{ tideline.checked_cast(c[0], c[1], message) }}{% else %}cast(null as {{ c[1] }}){% endif %} as {{ c[0] }},
-            {%- endfor %}
-            _tl_pos,
-            to_json(named_struct({% for c in derived if c[0] in returned %}'{{ c[0] }}', {{ c[0] }}{{ ', ' if not loop.last }}{% endfor %})) as _tl_prow
-        from published_{{ i }}
-        {{- '\n        union all' if not loop.last }}
-        {%- endfor %}
-    ),
+    {{ tideline._derivation_published_cte(settings, publishers, publish_columns) }}
     {%- if settings.reductions %}
 
     -- accumulate in the table: the stored rows of the keys published to, and a fold per column
@@ -126,4 +112,25 @@
     union all
     {{ tideline._compaction_copies(settings, data, plan, committed) }}
     {%- endif %}
+{%- endmacro %}
+
+{#- published: every publish lambda's rows, cast to the derived columns (a column a lambda does
+    not return is null), each with its position and the row as JSON (the tie-break). -#}
+{% macro _derivation_published_cte(settings, publishers, publish_columns) %}
+    {%- set derived = settings.derived -%}
+    published as (
+        {%- for t in publishers %}
+        {%- set i = settings.transforms.index(t) %}
+        {%- set returned = publish_columns[t.name] | map('first') | list %}
+        select
+            {%- for c in derived %}
+            {%- set message = 'tideline: derivation {}, transform {}: published column {} is not a {}: '.format(settings.name, t.name, c[0], c[1]) %}
+            {% if c[0] in returned %}{{ tideline.checked_cast(c[0], c[1], message) }}{% else %}cast(null as {{ c[1] }}){% endif %} as {{ c[0] }},
+            {%- endfor %}
+            _tl_pos,
+            to_json(named_struct({% for c in derived if c[0] in returned %}'{{ c[0] }}', {{ c[0] }}{{ ', ' if not loop.last }}{% endfor %})) as _tl_prow
+        from published_{{ i }}
+        {{- '\n        union all' if not loop.last }}
+        {%- endfor %}
+    ),
 {%- endmacro %}

@@ -54,31 +54,12 @@
     {%- endif -%}
 
     {#- 3. write -#}
-    {%- if first_run -%}
-        {%- do tideline.replace_table(rows_relation, '{} distribute by event_date'.format(select_sql), 'event_date', existing, format) -%}
-    {%- else -%}
-        {%- set columns = tideline.cached_columns(existing) or (adapter.get_columns_in_relation(existing) | map(attribute='name') | list) -%}
-        {% call statement('write', fetch_result=false) %}
-            insert into {{ rows_relation }} partition (event_date)
-            select {{ columns | join(', ') }}
-            from ({{ select_sql }}) as new_rows
-            distribute by event_date
-        {% endcall %}
-    {%- endif -%}
+    {%- do tideline._filtered_events_write(rows_relation, select_sql, existing, first_run, format) -%}
     {%- do tideline.checkpoint(model_name, 'written') -%}
     {%- do tideline._create_committed_rows_view(relation, rows_relation, existing is none) -%}
 
     {#- 4. commit -#}
-    {%- set date_rows = [] -%}
-    {%- for d in run.dates -%}
-        {%- do date_rows.append({'event_date': d[0], 'new_rows': d[1], 'late_rows': d[2]}) -%}
-    {%- endfor -%}
-    {%- do tideline.commit_run(model_name, {
-        'kind': 'run', 'batch': run.upper, 'lower_limit': run.lower, 'upper_limit': run.upper,
-        'watermark': run.watermark, 'rows_read': run.rows_read, 'rows_written': run.rows_written,
-        'duplicates_dropped': run.duplicates_dropped, 'rows_rejected': run.rows_rejected,
-        'days_processed': run.dates | length, 'late_rows_skipped': 0,
-        'rows_without_load_time': run.rows_without_load_time}, date_rows, replace=first_run, files=state_files) -%}
+    {%- do tideline._filtered_events_commit(model_name, run, first_run, state_files) -%}
     {%- if first_run -%}{%- do tideline.drop_converted_table(rows_relation, format) -%}{%- endif -%}
     {%- do tideline.warn_unreadable_rows(run) -%}
     {%- do tideline.log_run(model_name, none if first_run else run.lower, run.upper, run.rows_read, run.rows_written,
