@@ -34,42 +34,39 @@
 
 {#- Per date, what is new since M's watermark and M's state rows of the date. -#}
 {% macro _dtp_date_facts_cte(q) %}
-    {%- set model_name, first_build, backfill, reads_source = q.model_name, q.first_build, q.backfill, q.reads_source -%}
-    {%- set window, window_upper, model_run, fe_new_row = q.window, q.window_upper, q.model_run, q.fe_new_row -%}
-    {%- set window_columns, min_rows, reprocess_days, now = q.window_columns, q.min_rows, q.reprocess_days, q.now -%}
     -- per date, what is new since M's watermark and M's state rows of the date; reading the
     -- source, M's run rows too (event date null: they count in the total only)
     date_facts as (
         select
             state.event_date,
-            case when {{ fe_new_row if not reads_source else 'false' }} then state.new_rows end as new_rows,
-            case when {{ fe_new_row if not reads_source else 'false' }} then state.late_rows end as late_rows,
-            case when state.model = '{{ model_name }}' and state.kind = 'date' then state.committed_at end as state_order,
+            case when {{ q.fe_new_row if not q.reads_source else 'false' }} then state.new_rows end as new_rows,
+            case when {{ q.fe_new_row if not q.reads_source else 'false' }} then state.late_rows end as late_rows,
+            case when state.model = '{{ q.model_name }}' and state.kind = 'date' then state.committed_at end as state_order,
             struct(state.processed_rows, state.skipped_rows, state.last_processed_at) as model_state,
-            case when state.model = '{{ model_name }}' and state.kind = 'date' then state.lower_limit end as first_load,
-            case when state.{{ model_run }} then state.batch end as run_batch,
-            case when state.{{ model_run }} then state.watermark end as run_watermark
-            {%- for c in window_columns if window %},
+            case when state.model = '{{ q.model_name }}' and state.kind = 'date' then state.lower_limit end as first_load,
+            case when state.{{ q.model_run }} then state.batch end as run_batch,
+            case when state.{{ q.model_run }} then state.watermark end as run_watermark
+            {%- for c in q.window_columns if q.window %},
             null as {{ c }}
             {%- endfor %}
         from state
-        {%- if not reads_source %}
+        {%- if not q.reads_source %}
         cross join reads
         {%- endif %}
         where (
             state.kind = 'date'
-            {%- if first_build %} and {{ "state.model = 'tl_filtered_events'" if not reads_source else 'false' }}{% endif %}
-            {%- if backfill and reads_source %} and state.event_date between date'{{ backfill[0] }}' and date'{{ backfill[1] }}'{% endif %}
+            {%- if q.first_build %} and {{ "state.model = 'tl_filtered_events'" if not q.reads_source else 'false' }}{% endif %}
+            {%- if q.backfill and q.reads_source %} and state.event_date between date'{{ q.backfill[0] }}' and date'{{ q.backfill[1] }}'{% endif %}
         )
-        {%- if reads_source and not first_build %}
-            or state.{{ model_run }}
+        {%- if q.reads_source and not q.first_build %}
+            or state.{{ q.model_run }}
         {%- endif %}
-        {%- if window %}
+        {%- if q.window %}
         union all
-        select event_date, new_rows, late_rows, null, null, first_load, null, null, {{ window_columns | join(', ') }}
+        select event_date, new_rows, late_rows, null, null, first_load, null, null, {{ q.window_columns | join(', ') }}
         from window_events
         {%- endif %}
         union all   -- one row of nulls: the total row exists with no state and no window too
-        select null, null, null, null, null, null, null, null {%- for c in window_columns if window %}, null{% endfor %}
+        select null, null, null, null, null, null, null, null {%- for c in q.window_columns if q.window %}, null{% endfor %}
     ),
 {% endmacro %}

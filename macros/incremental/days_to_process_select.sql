@@ -2,9 +2,6 @@
 
 {#- The date facts by date and in total, the candidates and their decisions. -#}
 {% macro _dtp_decision_ctes(q) %}
-    {%- set model_name, first_build, backfill, reads_source = q.model_name, q.first_build, q.backfill, q.reads_source -%}
-    {%- set window, window_upper, model_run, fe_new_row = q.window, q.window_upper, q.model_run, q.fe_new_row -%}
-    {%- set window_columns, min_rows, reprocess_days, now = q.window_columns, q.min_rows, q.reprocess_days, q.now -%}
     -- one pass over the date facts, by date and in total: max_by takes M's newest state row of
     -- a date (it skips rows whose state_order is null: the new rows)
     per_date as (
@@ -17,7 +14,7 @@
             min(first_load) as first_load,
             max(run_batch) as run_batch,
             max(run_watermark) as run_watermark
-            {%- if window %},
+            {%- if q.window %},
             {{ tideline.window_totals_sql() | indent(12) }}
             {%- endif %}
         from date_facts
@@ -32,10 +29,10 @@
         from per_date
         where is_total or (
             event_date is not null
-            {%- if backfill and reads_source %}
+            {%- if q.backfill and q.reads_source %}
             {#- every date of the range with state or new rows #}
             {%- else %}
-            and (new_rows > 0 {{- ' or coalesce(current_state.skipped_rows, 0) > 0' if not backfill }})
+            and (new_rows > 0 {{- ' or coalesce(current_state.skipped_rows, 0) > 0' if not q.backfill }})
             {%- endif %}
         )
     ),
@@ -44,13 +41,13 @@
         select
             *,
             skipped_before + late_rows as pending_rows,
-            {%- if backfill or first_build %}
+            {%- if q.backfill or q.first_build %}
             true as processed
             {%- else %}
             (new_rows - late_rows > 0)
             or (
-                skipped_before + late_rows >= {{ min_rows }}
-                and event_date >= date_sub(to_date({{ tideline.ts(now) }}), {{ reprocess_days }})
+                skipped_before + late_rows >= {{ q.min_rows }}
+                and event_date >= date_sub(to_date({{ tideline.ts(q.now) }}), {{ q.reprocess_days }})
             ) as processed
             {%- endif %}
         from candidates
