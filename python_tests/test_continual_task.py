@@ -122,10 +122,25 @@ def test_a_reference_change_alone_adds_nothing_and_revises_nothing(project, deps
     assert {r["order_id"]: r["tier"] for r in task.output} == {1: "gold", 2: "silver", 3: "platinum"}
 
 
+# The seed's upsert in the legacy form of tideline 0.1 (plain statements separated by `;`), which
+# models written before the statement blocks keep: the scenario below runs it.
+LEGACY_UPSERT = """{{ config(materialized='continual_task', snapshot=false, columns={'key': 'int', 'val': 'int'},
+          inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}) }}
+
+delete from {{ this }}
+where key in (select key from {{ tideline.input('stream.append_only') }});  -- a ';' in a comment
+
+insert into {{ this }}
+select key, max(val) as val from {{ tideline.input('stream.append_only') }}
+where cast(key as string) != ';'
+group by key
+"""
+
+
 def test_without_snapshot_the_output_starts_empty_and_takes_later_commits_only(project, deps):
+    """Also the legacy form of a model (statements separated by `;`): it keeps working."""
     path = CONTINUAL / "models" / "tmp_upsert_no_snapshot.sql"
-    path.write_text((CONTINUAL / "models" / "upsert.sql").read_text().replace(
-        "{{ config(materialized='continual_task',", "{{ config(materialized='continual_task', snapshot=false,"))
+    path.write_text(LEGACY_UPSERT)
     try:
         project.write_source("append_only", APPEND_ONLY, LOADS[0], replace=True)
         task = Task(upsert, snapshot=False)
@@ -374,6 +389,7 @@ def test_any_split_of_runs_equals_the_reference_and_one_replay(project, deps, ro
 
 GOOD_CONFIG = "columns={'key': 'int', 'val': 'int'}, inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}"
 GOOD_INSERT = "insert into {{ this }} select key, val from {{ tideline.input('stream.append_only') }}"
+GOOD_BLOCK = "{% call tideline.task_insert() %} select key, val from {{ tideline.input('stream.append_only') }} {% endcall %}"
 BAD_TASKS = {
     "bad_no_columns": ("inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}", GOOD_INSERT,
                        "columns = null is invalid; accepted: a mapping of column name to Spark type, e.g. {{'key': 'int', 'val': 'int'}}"),
@@ -381,14 +397,15 @@ BAD_TASKS = {
                        "inputs = \"bad_self_input\" is invalid; accepted: other models or sources: the task's output is read as "
                        "{{{{ this }}}}, never as an input"),
     "bad_unknown_input": (GOOD_CONFIG, "insert into {{ this }} select 1, anomaly_count from {{ tideline.input('stream.anomalies') }}",
-                          "statement 1 = \"tideline.input(stream.anomalies)\" is invalid; accepted: inputs named in config inputs "
+                          "tideline.input = \"stream.anomalies\" is invalid; accepted: inputs named in config inputs "
                           "(stream.append_only)"),
     "bad_no_commit_column": ("columns={'key': 'int', 'val': 'int'}, inputs=['stream.append_only']", GOOD_INSERT,
                              "inputs.stream.append_only.commit_column = \"_tl_batch\" is invalid; accepted: a timestamp column of "
                              "{source}.append_only (key, val, load_tstamp)"),
     "bad_update": (GOOD_CONFIG, "update {{ this }} set val = 1",
                    "statement 1 = \"update {schema}.bad_update set val = 1\" is invalid; accepted: `delete from {{{{ this }}}} "
-                   "[where ...]` or `insert into {{{{ this }}}} [(columns)] select ...`"),
+                   "[where ...]` or `insert into {{{{ this }}}} [(columns)] select ...`, or the blocks tideline.task_delete() "
+                   "and tideline.task_insert()"),
     "bad_other_target": (GOOD_CONFIG, "insert into somewhere_else select key, val from {{ tideline.input('stream.append_only') }}",
                          "statement 1 = \"{quoted}\" is invalid; accepted: statements that write the task's own output, "
                          "{schema}.bad_other_target ({{{{ this }}}}), and nothing else"),
@@ -398,6 +415,23 @@ BAD_TASKS = {
                         "statement 1 = \"value\" is invalid; accepted: columns of config columns (key, val)"),
     "bad_compact_every": (GOOD_CONFIG + ", compact_every=0", GOOD_INSERT,
                           "compact_every = 0 is invalid; accepted: an integer >= 1 (runs between compactions)"),
+    # statement blocks (statement_blocks.sql)
+    "bad_block_and_plain_sql": (GOOD_CONFIG, GOOD_BLOCK + "\nselect 1",
+                                "statements = \"select 1\" is invalid; accepted: tideline.task_delete() and tideline.task_insert() "
+                                "blocks and comments only (or, without blocks, plain statements separated by `;`)"),
+    "bad_block_unknown_input": (GOOD_CONFIG, "{% call tideline.task_insert() %} select 1, anomaly_count from "
+                                "{{ tideline.input('stream.anomalies') }} {% endcall %}",
+                                "tideline.input = \"stream.anomalies\" is invalid; accepted: inputs named in config inputs "
+                                "(stream.append_only)"),
+    "bad_block_column_name": (GOOD_CONFIG, "{% call tideline.task_insert(columns=['key', 'value']) %} select key, val from "
+                              "{{ tideline.input('stream.append_only') }} {% endcall %}",
+                              "statement 1 = \"value\" is invalid; accepted: columns of config columns (key, val)"),
+    "bad_block_columns_text": (GOOD_CONFIG, "{% call tideline.task_insert(columns='key') %} select key from "
+                               "{{ tideline.input('stream.append_only') }} {% endcall %}",
+                               "statement 1 = \"key\" is invalid; accepted: columns: a list of the output's column names"),
+    "bad_block_column_count": (GOOD_CONFIG, "{% call tideline.task_insert() %} select key from "
+                               "{{ tideline.input('stream.append_only') }} {% endcall %}",
+                               "statement 1 = [\"key\"] is invalid; accepted: a select of 2 columns (key, val), not 1"),
 }
 
 

@@ -1,9 +1,21 @@
 {#- Continual tasks: an input's rows at a step, and the refusal of a bad setting. -#}
 
 {#- In a statement: the rows input `name` committed at this step. `name` is a model (ref) or
-    'source_name.table_name' (source); it must be one of config inputs. -#}
+    'source_name.table_name' (source); it must be one of config inputs. Rendered at a step
+    (task_step_text), it is the input's rows with the step's condition on their commit column;
+    in dbt's parse and compile, the input whole. -#}
 {% macro input(name) %}
-    {{- return('(select * from {} where /* tideline:step {} */ true)'.format(tideline._input_relation(name), name)) -}}
+    {%- set relation = tideline._input_relation(name) -%}
+    {%- set step = model.get('tideline_task_step') if model is mapping else none -%}
+    {%- if step is none and tideline.model_definitions_collector() is none -%}
+        {{- return('(select * from {})'.format(relation)) -}}
+    {%- endif -%}
+    {%- set raw = config.get('inputs') -%}
+    {%- set names = (raw | list) if raw is mapping else raw -%}
+    {%- if name not in names -%}
+        {{ tideline._task_error(model.name, 'tideline.input', name, "inputs named in config inputs ({})".format(names | join(', '))) }}
+    {%- endif -%}
+    {{- return('(select * from {} where {})'.format(relation, step[name] if step is not none else 'true')) -}}
 {% endmacro %}
 
 {#- The task's inputs (config inputs: names, or name -> {commit_column}), each an existing

@@ -1,14 +1,13 @@
 {#- Continual tasks: one step's select, its statements in order. -#}
 
-{#- A statement's text for one step: each input's marker becomes its rows at the step, and a
-    read of {{ this }} becomes `current` (the output as the statement sees it). -#}
-{% macro _at_step(settings, text, step, current) %}
-    {%- set out = {'text': text} -%}
+{#- A statement's text for one step: its select or condition with each input's rows at the
+    step, and a read of {{ this }} as `current` (the output as the statement sees it). -#}
+{% macro _at_step(settings, st, step, current) %}
+    {%- set predicates = {} -%}
     {%- for i in settings.inputs -%}
-        {%- set predicate = '{} {} {}'.format(i.commit_column, '<=' if step.upto else '=', tideline.ts(step.time)) -%}
-        {%- do out.update({'text': out.text | replace('/* tideline:step {} */ true'.format(i.name), predicate)}) -%}
+        {%- do predicates.update({i.name: '{} {} {}'.format(i.commit_column, '<=' if step.upto else '=', tideline.ts(step.time))}) -%}
     {%- endfor -%}
-    {{- return(out.text | replace(settings.output, current)) -}}
+    {{- return(tideline.task_step_text(st, predicates) | replace(settings.output, current)) -}}
 {% endmacro %}
 
 {#- The output's columns `columns` (cast and checked) of an insert's select `q`. -#}
@@ -48,7 +47,7 @@
     -- statement {{ loop.index }}: delete
     cur_{{ loop.index }} as (
         select * from {{ before }}
-        where {% if st.where %}not coalesce(({{ tideline._at_step(settings, st.where, step, before) }}), false){% else %}false{% endif %}
+        where {% if st.has_where %}not coalesce(({{ tideline._at_step(settings, st, step, before) }}), false){% else %}false{% endif %}
     ){{ ',' if not loop.last }}
     {%- else %}
 
@@ -59,7 +58,7 @@
             concat('{{ step.time }}|{{ loop.index }}|', md5(to_json(struct(q.*))), '|',
                    row_number() over (partition by to_json(struct(q.*)) order by 1)) as _tl_row,
             {{ tideline.ts(step.time) }} as _tl_batch
-        from ({{ tideline._at_step(settings, st.select, step, before) }}) as q({{ st.columns | join(', ') }})
+        from ({{ tideline._at_step(settings, st, step, before) }}) as q({{ st.columns | join(', ') }})
     ),
 
     cur_{{ loop.index }} as (

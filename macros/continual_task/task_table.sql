@@ -8,7 +8,7 @@
         (select {% for c in settings.columns %}cast(null as {{ c[1] }}) as {{ c[0] }}{{ ', ' if not loop.last }}{% endfor %} where false)
     {%- endset -%}
     {%- for st in settings.statements if st.kind == 'insert' -%}
-        {%- set rows = tideline.query_rows('describe query {}'.format(tideline._at_step(settings, st.select, step, empty_output))) -%}
+        {%- set rows = tideline.query_rows('describe query {}'.format(tideline._at_step(settings, st, step, empty_output))) -%}
         {%- if rows | length != st.columns | length -%}
             {{ tideline._task_error(settings.name, 'statement {}'.format(loop.index), (rows | map(attribute='col_name') | list),
                 "a select of {} columns ({}), not {}".format(st.columns | length, st.columns | join(', '), rows | length)) }}

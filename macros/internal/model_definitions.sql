@@ -1,5 +1,5 @@
 {#- Definitions as data: a model declares its parts with macro calls (a derivation's
-    tideline.transform(), a continual task's tideline.input()), and the materialization
+    tideline.transform(), a continual task's tideline.task_insert() and task_delete()), and the materialization
     receives them as structures, not by parsing the compiled SQL.
 
     collect_model_definitions() renders the model's own file again, in the materialization's

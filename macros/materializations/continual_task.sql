@@ -20,7 +20,7 @@
     {%- do tideline.prepare_session(this.identifier) -%}
     {%- set format = tideline.model_file_format(this.identifier) -%}
     {%- set view = this.incorporate(type='view') -%}
-    {%- set settings = tideline.continual_task_settings(this.identifier, sql, view) -%}
+    {%- set settings = tideline.continual_task_settings(this.identifier, view) -%}
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
     {#- a rebuild of another layout or format writes the other slot and swaps readers onto it (data_tables.sql) -#}
     {%- set tables = tideline.find_data_tables(this, format, should_full_refresh(), tideline.task_layout(settings)) -%}

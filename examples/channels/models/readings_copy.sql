@@ -3,10 +3,11 @@
 {{ config(materialized='continual_task', inputs=['readings'], snapshot=true,
           columns={'item_time': 'timestamp', 'item_id': 'string', 'value': 'int', 'label': 'string'}) }}
 
-insert into {{ this }}
-select
-    item_time,
-    item_id,
-    value,
-    label
-from {{ tideline.input('readings') }}
+{% call tideline.task_insert() %}
+    select
+        item_time,
+        item_id,
+        value,
+        label
+    from {{ tideline.input('readings') }}
+{% endcall %}

@@ -3,4 +3,6 @@
 {{ config(materialized='continual_task', columns={'anomaly_count': 'bigint'},
           inputs={'stream.anomalies': {'commit_column': 'load_tstamp'}}) }}
 
-insert into {{ this }} select anomaly_count from {{ tideline.input('stream.anomalies') }}
+{% call tideline.task_insert() %}
+    select anomaly_count from {{ tideline.input('stream.anomalies') }}
+{% endcall %}

@@ -4,11 +4,12 @@
           columns={'order_id': 'bigint', 'customer_id': 'bigint', 'amount': 'double', 'tier': 'string'},
           inputs={'stream.orders': {'commit_column': 'load_tstamp'}}) }}
 
-insert into {{ this }}
-select
-    o.order_id,
-    o.customer_id,
-    o.amount,
-    c.tier
-from {{ tideline.input('stream.orders') }} as o
-left join {{ source('stream', 'customers') }} as c on o.customer_id = c.customer_id
+{% call tideline.task_insert() %}
+    select
+        o.order_id,
+        o.customer_id,
+        o.amount,
+        c.tier
+    from {{ tideline.input('stream.orders') }} as o
+    left join {{ source('stream', 'customers') }} as c on o.customer_id = c.customer_id
+{% endcall %}

@@ -3,12 +3,14 @@
 {{ config(materialized='continual_task', columns={'key': 'int', 'val': 'int'},
           inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}) }}
 
-delete from {{ this }}
-where key in (select key from {{ tideline.input('stream.append_only') }});
+{% call tideline.task_delete() %}
+    key in (select key from {{ tideline.input('stream.append_only') }})
+{% endcall %}
 
-insert into {{ this }}
-select
-    key,
-    max(val) as val
-from {{ tideline.input('stream.append_only') }}
-group by key
+{% call tideline.task_insert() %}
+    select
+        key,
+        max(val) as val
+    from {{ tideline.input('stream.append_only') }}
+    group by key
+{% endcall %}

@@ -10,6 +10,10 @@ def _macro(name):
     def stand_in(*args, **kwargs):
         if name == "transform":  # a derivation's transform: its publish lambda, the call block's body
             return kwargs["caller"]() if "caller" in kwargs else ""
+        if name == "task_insert":  # a continual task's insert block: its select
+            return "insert into _tl_output\n" + kwargs["caller"]().strip() + ";"
+        if name == "task_delete":  # a continual task's delete block: its condition
+            return "delete from _tl_output" + (" where " + kwargs["caller"]().strip() if "caller" in kwargs else "") + ";"
         if name == "document":
             return "_tl_document"
         if name == "input":  # a continual task's input at the step: a relation
