@@ -63,8 +63,10 @@ test: setup lint test-local test-cluster
 test-fast: setup
 	$(BIN)/python -m pytest python_tests -m fast
 
+# The longest units of work first (python_tests/conftest.py, UNIT_SECONDS), not xdist's order by
+# number of tests.
 test-local: setup
-	$(BIN)/python -m pytest python_tests -n 2 --dist loadscope
+	$(BIN)/python -m pytest python_tests -n 2 --dist loadscope --no-loadscope-reorder
 
 test-cluster: setup
 	$(BIN)/python -m tideline_tools.cluster up

@@ -54,6 +54,39 @@ DEEP_FORMAT = "delta"
 FORMAT_IN_ID = re.compile(r"[\[-](parquet|delta|iceberg)[\]-]")
 
 
+# Seconds each unit of work (a module, or a module's table format) took in the suite
+# (TIDELINE_SUITE_PROFILE, 2026-11-28, on a busy machine: only their sizes relative to each
+# other matter). The two processes take the longest units first, so that the suite does not
+# end with one process running a long unit alone while the other waits; xdist's own order
+# (by number of tests, `--no-loadscope-reorder` turns it off) put units of few long tests,
+# such as a format's kill test or the Delta pipeline, last. A unit not listed counts as 120 s.
+UNIT_SECONDS = {
+    "test_derivation.py[parquet]": 890, "test_continual_task.py[parquet]": 710, "test_bad_inputs.py[parquet]": 540,
+    "test_continual_task.py[delta]": 520, "test_environment.py": 400, "test_mutability.py[parquet]": 360,
+    "test_time_based_pipeline.py[delta]": 360, "test_derivation.py[delta]": 310, "test_source_events.py[parquet]": 300,
+    "test_continual_task.py[iceberg]": 290, "test_crash_safety.py[parquet]": 270, "test_kill.py[delta]": 230,
+    "test_mutability.py[delta]": 230, "test_crash_safety.py[delta]": 230, "test_derivation.py[iceberg]": 200,
+    "test_rule_continual_step.py[parquet]": 200, "test_kill.py[iceberg]": 190, "test_crash_safety.py[iceberg]": 180,
+    "test_channel.py": 180, "test_rule_days_to_process.py[parquet]": 170, "test_catch_up_and_backfill.py[parquet]": 160,
+    "test_incremental_equals_rebuild.py[parquet]": 160, "test_table_formats.py[parquet]": 160,
+    "test_filtered_events.py[parquet]": 150, "test_mutability.py[iceberg]": 140, "test_rule_run_window.py[parquet]": 140,
+    "test_time_based_pipeline.py[parquet]": 140, "test_time_based_pipeline.py[iceberg]": 130,
+    "test_attribute_view.py[parquet]": 130, "test_channel.py[delta]": 110, "test_rule_reductions.py[parquet]": 110,
+    "test_state_compaction.py[parquet]": 100, "test_channel.py[parquet]": 100, "test_no_trace_without_work.py[parquet]": 100,
+    "test_channel.py[iceberg]": 90, "test_end_to_end.py[parquet]": 80, "test_session_settings.py[parquet]": 80,
+    "test_generator.py[parquet]": 30, "test_cron.py": 30, "test_as_a_package.py[parquet]": 30,
+    "test_no_data_lost.py[parquet]": 20, "test_run_lock.py[parquet]": 10, "test_environment.py[parquet]": 5,
+    "test_generator.py": 1,
+}
+
+
+def unit_of(nodeid: str) -> str:
+    """The unit of work a test belongs to: its module, and its table format if it has one."""
+    module = nodeid.split("::", 1)[0]
+    found = FORMAT_IN_ID.search(nodeid)
+    return f"{module}[{found[1]}]" if found else module
+
+
 def pytest_xdist_make_scheduler(config, log):
     """Two pytest processes (make test-local): a module's tests stay in one process, as with
     `--dist loadscope` (its module-scoped schemas are built once), except that each table format
@@ -63,9 +96,7 @@ def pytest_xdist_make_scheduler(config, log):
 
     class ModuleAndFormatScheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            module = nodeid.split("::", 1)[0]
-            found = FORMAT_IN_ID.search(nodeid)
-            return f"{module}[{found[1]}]" if found else module
+            return unit_of(nodeid)
 
     return ModuleAndFormatScheduling(config, log)
 
@@ -75,6 +106,15 @@ def pytest_collection_modifyitems(config, items):
     if shallow:
         config.hook.pytest_deselected(items=shallow)
         items[:] = [item for item in items if item not in shallow]
+    # the longest units first (UNIT_SECONDS); a unit's tests keep their order
+    first: dict[str, int] = {}
+    for index, item in enumerate(items):
+        first.setdefault(unit_of(item.nodeid), index)
+
+    def longest_first(item) -> tuple[int, int]:
+        unit = unit_of(item.nodeid)
+        return -UNIT_SECONDS.get(unit.rsplit("/", 1)[-1], 120), first[unit]
+    items.sort(key=longest_first)
     if TARGET == "cluster":
         skip = pytest.mark.skip(reason="runs on the local target only")
         for item in items:
