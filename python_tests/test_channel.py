@@ -130,7 +130,7 @@ def test_the_seeds_scenario_epochs_moves_refusals_and_downstream(channel_project
             change("insert", t(28, 5), "tie", t(29, 9), 8), change("delete", t(28, 5), "tie", t(29, 9))],
          b=[change("delete", t(27, 10), "a1", t(29, 7)), change("delete", t(28, 9), "missing", t(29, 7)),
             change("insert", t(28, 18), "b2", t(29, 10), 6, None)])
-    assert project.rows(f"select sum(rows_rejected) from {project.fresh('tl_state')} where model = 'readings'")[0][0] == 2
+    assert project.rows(f"select sum(missing_deletes) from {project.fresh('tl_state')} where model = 'readings'")[0][0] == 2
     # run 3: a move whose checks fail (a3 is negative, b2 has no label): refused, nothing moves
     step(t(29, 13), move_to=AT, refused="check value_not_negative fails for 1 items from 2025-02-28 20:00:00")
     # run 4: the writers fix them, and the move goes through: a3, b2 and b0 become stable and

@@ -20,11 +20,14 @@
     A mutable item is its newest committed version; a stable item is its stable row, so the
     channel's view (the IMMUTABLE epoch: what ref() of the channel reads) needs no window and
     is pruned by item_date and _tl_batch. The run's state is its tl_state run row:
-      batch        the run's commit time (its now): _tl_batch of every row it wrote;
-      upper_limit  mutable_time in force after the run (null: the channel has none);
-      lower_limit  the newest real-time arrival read (the select is read after it);
-      watermark    the change frontier (change rows are applied up to it, in order);
-      rows_rejected deletes of items that did not exist (counted and warned, not applied). -#}
+      batch           the run's commit time (its now): _tl_batch of every row it wrote;
+      mutable_time    mutable_time in force after the run (null: the channel has none);
+      realtime_after  the newest real-time arrival read (the select is read after it);
+      watermark       the change frontier (change rows are applied up to it, in order);
+      missing_deletes deletes of items that did not exist (counted and warned, not applied);
+      days_processed  the item dates the run wrote.
+    (State version 1 kept mutable_time, realtime_after and missing_deletes in upper_limit,
+    lower_limit and rows_rejected: state_move.sql.) -#}
 
 
 {% macro channel_items_relation(relation) %}
@@ -36,8 +39,9 @@
     {% set sql %}
         select
             cast(max(batch) as string) as last_batch,
-            cast(max_by(upper_limit, batch) as string) as mutable_time,
-            cast(max_by(lower_limit, batch) as string) as realtime_after,
+            cast(max_by(mutable_time, batch) as string) as mutable_time,
+            cast(max_by(realtime_after, batch) as string) as realtime_after,
+            count_if({{ tideline._channel_row_v1() }}) as rows_v1,
             cast(max(watermark) as string) as frontier,
             count(*) as runs,
             {{ tideline.state_files_sql(settings.name) }} as state_files
@@ -45,10 +49,19 @@
         where model = '{{ settings.name }}' and kind = 'run'
     {% endset %}
     {%- set row = tideline.query_rows(sql)[0] -%}
+    {%- if row.rows_v1 | int > 0 -%}
+        {%- do tideline.move_channel_state(settings.name) -%}
+        {{- return(tideline.channel_state(settings)) -}}
+    {%- endif -%}
     {%- set watermarks = {} -%}
     {%- for c in settings.changes if row.frontier -%}{%- do watermarks.update({c.name: row.frontier}) -%}{%- endfor -%}
     {{- return({'last_batch': row.last_batch, 'mutable_time': tideline._millis_text(row.mutable_time), 'realtime_after': row.realtime_after,
                 'frontier': row.frontier, 'watermarks': watermarks, 'runs': row.runs | int, 'state_files': row.state_files | int}) -}}
+{% endmacro %}
+
+{#- A run row of state version 1 (state_move.sql): its channel facts are not in their own columns. -#}
+{% macro _channel_row_v1() %}
+    {{- return("kind = 'run' and mutable_time is null and realtime_after is null and missing_deletes is null") -}}
 {% endmacro %}
 
 {#- 'YYYY-MM-DD HH:MM:SS.ffffff' as the channel writes times: to the millisecond, no zeros. -#}

@@ -18,7 +18,7 @@
     {%- set items = tideline.stored_relation(tideline.channel_items_relation(channel), tideline.node_file_format(channel.identifier)) -%}
     {%- set columns = (adapter.get_columns_in_relation(channel) | map(attribute='name') | map('lower') | list) if execute else [] -%}
     {%- set boundary -%}
-        (select max_by(upper_limit, batch) from {{ tideline.state_table() }} where model = '{{ channel.identifier }}' and kind = 'run')
+        (select max_by(mutable_time, batch) from {{ tideline.state_table() }} where model = '{{ channel.identifier }}' and kind = 'run')
     {%- endset -%}
     {%- set sql -%}
         {%- if name in ['IMMUTABLE', 'ALL'] -%}

@@ -2,7 +2,7 @@
     that did not exist. -#}
 {% macro log_channel_run(settings, run, frontier, boundary, move, dropped) %}
     {%- if run.missing_deletes > 0 -%}
-        {%- do exceptions.warn("tideline: channel {}: {} deletes of items that did not exist were not applied (counted in tl_state.rows_rejected)".format(
+        {%- do exceptions.warn("tideline: channel {}: {} deletes of items that did not exist were not applied (counted in tl_state.missing_deletes)".format(
             settings.name, run.missing_deletes)) -%}
     {%- endif -%}
     {%- set parts = ["tideline {}: {} real-time items, {} changes".format(settings.name, run.realtime_items, run.change_rows)] -%}

@@ -17,6 +17,7 @@
     {%- set missing_views = tideline._missing_state_views() -%}
     {%- do tideline.refuse_partial_full_refresh() -%}
     {%- if relation is not none -%}{%- do tideline.refuse_now_before_watermarks() -%}{%- endif -%}
+    {%- if relation is not none -%}{%- do tideline._migrate_earlier_state(relation) -%}{%- endif -%}
     {%- if relation is none -%}{%- do tideline._create_state_table() -%}{%- endif -%}
     {%- for name in missing_views -%}
         {% call statement('create_{}'.format(name)) %}
@@ -27,15 +28,16 @@
     {{- return('') -}}
 {% endmacro %}
 
-{#- A state table of other columns or another format than this version writes is refused. -#}
+{#- A state table of other columns (than this version's or an earlier version's) or another
+    format than this version writes is refused. -#}
 {% macro _refuse_other_state_table(relation) %}
     {%- set wanted = tideline.state_columns() | map('first') | list -%}
     {%- set found = tideline.cached_columns(relation) -%}
     {%- if found is none -%}
         {%- set found = adapter.get_columns_in_relation(relation) | map(attribute='name') | map('lower') | list -%}
     {%- endif -%}
-    {%- if found != wanted -%}
-        {{ exceptions.raise_compiler_error("tideline: state table {state} has columns ({found}), this version of tideline expects ({wanted}). State is not migrated between versions: drop {state} and rebuild with dbt run --full-refresh.".format(
+    {%- if found != wanted and not tideline._earlier_state_layout(found, wanted) -%}
+        {{ exceptions.raise_compiler_error("tideline: state table {state} has columns ({found}), this version of tideline expects ({wanted}) and migrates the layouts of its earlier versions only. Drop {state} and rebuild with dbt run --full-refresh.".format(
             state=tideline.state_table(), found=found | join(', '), wanted=wanted | join(', '))) }}
     {%- endif -%}
     {%- set format = tideline.relation_file_format(relation) -%}
@@ -72,4 +74,23 @@
         using {{ tideline.state_file_format() }} partitioned by (model)
         {{ tideline.table_properties_sql(tideline.state_file_format()) }}
     {% endcall %}
+{% endmacro %}
+
+{#- True when `found` is the layout of an earlier version: this version's columns less those a
+    later version added (state_columns_added), in the same order. -#}
+{% macro _earlier_state_layout(found, wanted) %}
+    {%- set added = [] -%}
+    {%- for version, names in tideline.state_columns_added().items() -%}{%- do added.extend(names) -%}{%- endfor -%}
+    {{- return(found != wanted and found | reject('in', wanted) | list | length == 0
+               and wanted | reject('in', found) | reject('in', added) | list | length == 0
+               and found == wanted | select('in', found) | list) -}}
+{% endmacro %}
+
+{#- An earlier layout's state table migrated (state_migration.sql), after the checks. -#}
+{% macro _migrate_earlier_state(relation) %}
+    {%- set found = tideline.cached_columns(relation) -%}
+    {%- if found is none -%}
+        {%- set found = adapter.get_columns_in_relation(relation) | map(attribute='name') | map('lower') | list -%}
+    {%- endif -%}
+    {%- if found != tideline.state_columns() | map('first') | list -%}{%- do tideline.migrate_state_table(found) -%}{%- endif -%}
 {% endmacro %}

@@ -57,8 +57,22 @@
         ['last_processed_at', 'timestamp'],
         ['generation', 'int'],
         ['transform', 'string'],
+        ['mutable_time', 'timestamp'], ['realtime_after', 'timestamp'], ['missing_deletes', 'bigint'],
         ['model', 'string'],
     ]) -}}
+{% endmacro %}
+
+{#- The version of tl_state's layout this tideline writes (table property tideline.state_version),
+    and the columns each earlier version added: a state table of an earlier layout is migrated
+    on the first run of this version (migrate_state_table), any other layout is refused.
+      2: a channel's mutable_time, realtime_after and missing_deletes in columns of their own
+         (version 1 kept them in upper_limit, lower_limit and rows_rejected). -#}
+{% macro state_version() %}
+    {{- return(2) -}}
+{% endmacro %}
+
+{% macro state_columns_added() %}
+    {{- return({2: ['mutable_time', 'realtime_after', 'missing_deletes']}) -}}
 {% endmacro %}
 
 {#- The analysts' views over tl_state; each reads committed rows only (all rows are). -#}

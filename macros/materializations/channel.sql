@@ -70,10 +70,10 @@
         {%- endif -%}
         {%- do tideline.checkpoint(settings.name, 'written') -%}
         {%- do tideline.commit_run(settings.name, {'kind': 'run', 'batch': tideline.now(),
-            'lower_limit': run.realtime_newest or state.realtime_after, 'upper_limit': bound.boundary,
+            'realtime_after': run.realtime_newest or state.realtime_after, 'mutable_time': bound.boundary,
             'watermark': frontier or state.frontier, 'rows_read': run.realtime_rows + run.change_rows,
             'rows_written': run.realtime_items + run.change_rows, 'duplicates_dropped': run.realtime_rows - run.realtime_items,
-            'rows_rejected': run.missing_deletes, 'days_processed': run.change_dates | length}, files=state.state_files) -%}
+            'missing_deletes': run.missing_deletes, 'days_processed': run.change_dates | length}, files=state.state_files) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
     {%- endif -%}
     {%- if rebuild -%}{%- do tideline.drop_converted_table(items, format) -%}{%- endif -%}
