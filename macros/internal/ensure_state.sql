@@ -1,10 +1,11 @@
-{#- tl_state and its views, made on-run-start, and a state of another version refused. -#}
+{#- tl_state and its views, made on-run-start; a state of an earlier layout migrated, any other refused. -#}
 
-{#- on-run-start: create tl_state and its views when missing, and refuse a state table of
-    another version: state is not migrated between versions, and a state table with other
-    columns (or a state table of the earlier layout, where the views are now) stops the run
-    before anything is written, naming the table, its columns and the fix. With everything in
-    place it sends no statement: dbt's relation cache already knows the tables and columns. -#}
+{#- on-run-start: create tl_state and its views when missing, migrate a state table of an
+    earlier version's layout (earlier_state.sql), and refuse any other: a state table with other
+    columns or of another format (or a state table of the layout before tl_state, where the
+    views are now) stops the run before anything is written, naming the table, its columns and
+    the fix. With everything in place it sends no statement: dbt's relation cache already
+    knows the tables and columns. -#}
 {% macro ensure_state_tables() %}
     {%- if not execute -%}{{ return('') }}{%- endif -%}
     {#- checks first, so that a refused run has created nothing -#}
@@ -76,21 +77,3 @@
     {% endcall %}
 {% endmacro %}
 
-{#- True when `found` is the layout of an earlier version: this version's columns less those a
-    later version added (state_columns_added), in the same order. -#}
-{% macro _earlier_state_layout(found, wanted) %}
-    {%- set added = [] -%}
-    {%- for version, names in tideline.state_columns_added().items() -%}{%- do added.extend(names) -%}{%- endfor -%}
-    {{- return(found != wanted and found | reject('in', wanted) | list | length == 0
-               and wanted | reject('in', found) | reject('in', added) | list | length == 0
-               and found == wanted | select('in', found) | list) -}}
-{% endmacro %}
-
-{#- An earlier layout's state table migrated (state_migration.sql), after the checks. -#}
-{% macro _migrate_earlier_state(relation) %}
-    {%- set found = tideline.cached_columns(relation) -%}
-    {%- if found is none -%}
-        {%- set found = adapter.get_columns_in_relation(relation) | map(attribute='name') | map('lower') | list -%}
-    {%- endif -%}
-    {%- if found != tideline.state_columns() | map('first') | list -%}{%- do tideline.migrate_state_table(found) -%}{%- endif -%}
-{% endmacro %}

@@ -1,5 +1,6 @@
 {#- The mutability materializations. The rules live in macros/mutability/ (settings.sql first);
-    each materialization here only picks its type, and the kind's strategy runs
+    each materialization (here `mutability`, whose config names the
+    type; the four kinds' own in mutability_kinds.sql) only picks its type, and the kind's strategy runs
     (kind_strategies.sql: overridable by name). Config: update_cron (default '0 * * * *'),
     and for append_only: along (required), min, max, settle, max_along_values; see the README. -#}
 
@@ -14,8 +15,4 @@
     {{ return({'relations': [result.relation] if result.relation is not none else []}) }}
 {% endmacro %}
 
-{% materialization immutable, adapter='spark' %}{{ return(tideline._materialize_mutability()) }}{% endmaterialization %}
-{% materialization full_mutation, adapter='spark' %}{{ return(tideline._materialize_mutability()) }}{% endmaterialization %}
-{% materialization append_only, adapter='spark' %}{{ return(tideline._materialize_mutability()) }}{% endmaterialization %}
-{% materialization ds_append_only, adapter='spark' %}{{ return(tideline._materialize_mutability()) }}{% endmaterialization %}
 {% materialization mutability, adapter='spark' %}{{ return(tideline._materialize_mutability()) }}{% endmaterialization %}

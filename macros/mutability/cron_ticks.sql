@@ -1,21 +1,5 @@
 {#- The ticks of a cron schedule: the next one after a time, the last one at or before it. -#}
 
-{% macro _cron_day_matches(c, day) %}
-    {%- set dom_ok = day.day in c.dom -%}
-    {%- set dow_ok = ((day.weekday() + 1) % 7) in c.dow -%}
-    {%- if not c.dom_star and not c.dow_star -%}{{ return(dom_ok or dow_ok) }}{%- endif -%}
-    {{- return(dom_ok and dow_ok) -}}
-{% endmacro %}
-
-{% macro _cron_time(value) %}
-    {%- if value is string -%}
-        {%- set text = value.replace('T', ' ') -%}
-        {{- return(modules.datetime.datetime.strptime(text[:16], '%Y-%m-%d %H:%M') if text | length >= 16
-                   else modules.datetime.datetime.strptime(text[:10], '%Y-%m-%d')) -}}
-    {%- endif -%}
-    {{- return(value.replace(tzinfo=none)) -}}
-{% endmacro %}
-
 {#- The first tick at or after `start` (forward) or at or before it (backward), as a datetime
     (none when there is none). A field that does not match moves to the next unit's start
     (forward) or the previous unit's last minute (backward): enough steps for any schedule that

@@ -1,0 +1,33 @@
+{#- tl_state's layout: its columns, the version of that layout, and what each version added. -#}
+
+{#- The columns of tl_state, defined once: created from here and checked against here. -#}
+{% macro state_columns() %}
+    {{- return([
+        ['run_id', 'string'], ['kind', 'string'], ['batch', 'timestamp'], ['run_now', 'timestamp'],
+        ['committed_at', 'timestamp'],
+        ['lower_limit', 'timestamp'], ['upper_limit', 'timestamp'], ['watermark', 'timestamp'],
+        ['rows_read', 'bigint'], ['rows_written', 'bigint'], ['duplicates_dropped', 'bigint'],
+        ['rows_rejected', 'bigint'], ['days_processed', 'int'], ['late_rows_skipped', 'bigint'],
+        ['rows_without_load_time', 'bigint'],
+        ['event_date', 'date'], ['new_rows', 'bigint'], ['late_rows', 'bigint'], ['pending_rows', 'bigint'],
+        ['processed', 'boolean'], ['processed_rows', 'bigint'], ['skipped_rows', 'bigint'],
+        ['last_processed_at', 'timestamp'],
+        ['generation', 'int'],
+        ['transform', 'string'],
+        ['mutable_time', 'timestamp'], ['realtime_after', 'timestamp'], ['missing_deletes', 'bigint'],
+        ['model', 'string'],
+    ]) -}}
+{% endmacro %}
+
+{#- The version of tl_state's layout this tideline writes (table property tideline.state_version),
+    and the columns each earlier version added: a state table of an earlier layout is migrated
+    on the first run of this version (migrate_state_table), any other layout is refused.
+      2: a channel's mutable_time, realtime_after and missing_deletes in columns of their own
+         (version 1 kept them in upper_limit, lower_limit and rows_rejected). -#}
+{% macro state_version() %}
+    {{- return(2) -}}
+{% endmacro %}
+
+{% macro state_columns_added() %}
+    {{- return({2: ['mutable_time', 'realtime_after', 'missing_deletes']}) -}}
+{% endmacro %}
