@@ -76,7 +76,8 @@ UNIT_SECONDS = {
     "test_channel.py[iceberg]": 90, "test_end_to_end.py[parquet]": 80, "test_session_settings.py[parquet]": 80,
     "test_generator.py[parquet]": 30, "test_cron.py": 30, "test_as_a_package.py[parquet]": 30,
     "test_no_data_lost.py[parquet]": 20, "test_run_lock.py[parquet]": 10, "test_environment.py[parquet]": 5,
-    "test_generator.py": 1,
+    "test_generator.py": 1, "test_state_migration.py[parquet]": 130, "test_state_migration.py[delta]": 150,
+    "test_state_migration.py[iceberg]": 140, "test_macro_docs.py": 2,
 }
 
 

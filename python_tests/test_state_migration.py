@@ -1,5 +1,10 @@
 """tl_state of an earlier version, migrated on the first run of this one (issue 32, "honest state").
 
+Version 2 (up to commit V2) kept a daily aggregate's first load time of a date (where the
+recompute of the date starts reading the source) in its date rows' lower_limit; version 3 gives
+it first_load. The second test runs the aggregate over source_events() on V2, then on this
+checkout, against the Python reference after every run.
+
 State version 1 (tideline up to commit V1) kept a channel's mutable_time in upper_limit, the
 newest real-time arrival it read in lower_limit and its missing deletes in rows_rejected; version
 2 gives them columns of their own. Here the channel example runs twice with tideline as it was at
@@ -16,14 +21,29 @@ import subprocess
 
 import pytest
 
-from harness import Project, assert_rows_equal, project_copy
+from harness import FROM_SOURCE, Project, assert_rows_equal, project_copy
+from reference import Pipeline, source_rows
 from reference_channel import Channel
 from test_channel import CHANNELS, COLUMNS, AT, M0, assert_epochs, change, empty_sources, item, load, t
+from test_source_events import RUN_TIMES as SOURCE_RUN_TIMES, SETTINGS as SOURCE_SETTINGS, VARS as SOURCE_VARS, \
+    WORLD as SOURCE_WORLD, assert_as_the_reference
 from tideline_tools.profile import PROJECT_DIR
 
 pytestmark = pytest.mark.formats("parquet", "delta", "iceberg")
 
 V1 = "962fabf02e052674ed245872edae80c019500c44"   # the last commit of state version 1
+V2 = "ada7558f41107c54a531f21595cfee42495cfcf7"   # the last commit of state version 2
+
+
+def tideline_at(commit: str, to) -> None:
+    """tideline as it was at `commit` (its dbt project: models, macros, generic tests) in `to`."""
+    to.mkdir()
+    taken = subprocess.run(["git", "-C", str(PROJECT_DIR), "archive", commit, "dbt_project.yml", "macros", "models", "tests"],
+                           capture_output=True)
+    if taken.returncode:
+        pytest.fail(f"this test runs tideline as it was at commit {commit}, from the repository's history, which this "
+                    f"clone lacks (a shallow clone? `git fetch --unshallow`): {taken.stderr.decode().strip()}")
+    subprocess.run(["tar", "-x", "-C", str(to)], input=taken.stdout, check=True)
 
 
 def install(project: Project, channels, package) -> None:
@@ -35,14 +55,7 @@ def test_a_version_1_state_is_migrated_by_the_first_run_and_the_channel_goes_on(
     project = Project(runner, f"state_migration_{file_format}", file_format=file_format)
     project.reset()
     old = tmp_path / "tideline_v1"
-    old.mkdir()
-    taken = subprocess.run(["git", "-C", str(PROJECT_DIR), "archive", V1, "dbt_project.yml", "macros", "models"],
-                           capture_output=True)
-    if taken.returncode:
-        pytest.fail(f"this test runs tideline as it was at commit {V1}, from the repository's history, which this "
-                    f"clone lacks (a shallow clone? `git fetch --unshallow`): {taken.stderr.decode().strip()}")
-    archive = taken.stdout
-    subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+    tideline_at(V1, old)
     channels = project_copy(CHANNELS, tmp_path / "channels", {})
     ref = Channel(M0, checks={"value_not_negative": lambda v: v["value"] >= 0, "label_present": lambda v: v["label"] is not None})
     realtime: list[dict] = []
@@ -81,8 +94,41 @@ def test_a_version_1_state_is_migrated_by_the_first_run_and_the_channel_goes_on(
             from {state} where model = 'readings' and kind = 'run'""")
         assert moved == [(3, 0, 0, 0, 3, 3, 1)], f"each run row's facts in the channel's own columns: {moved}"
         properties = {r[0]: r[1] for r in project.rows(f"show tblproperties {state}")}
-        assert properties.get("tideline.state_version") == "2", properties
+        assert properties.get("tideline.state_version") == "3", properties
         step(t(29, 16), move_to=AT)
         assert project.rows(f"select max_by(mutable_time, batch) from {state} where model = 'readings' and kind = 'run'") == [(AT,)]
+    finally:
+        project.reset()
+
+
+def test_a_version_2_state_of_a_daily_aggregate_over_the_source_is_migrated_and_it_goes_on(runner, file_format, tmp_path):
+    """Three runs on V2 (late rows skipped and held, so the dates' first loads matter later),
+    then this version: its first run adds first_load, records version 3, moves the aggregate's
+    date rows (lower_limit to first_load) and goes on; every run equals the reference."""
+    project = Project(runner, f"state_v2_{file_format}", file_format=file_format)
+    project.reset()
+    old = tmp_path / "tideline_v2"
+    tideline_at(V2, old)
+    reference = Pipeline(SOURCE_SETTINGS)
+    try:
+        for index, now in enumerate(SOURCE_RUN_TIMES):
+            project.load(SOURCE_WORLD, until=now, cadence_seconds=3600)
+            project.dbt("run", "--select", FROM_SOURCE, vars={**SOURCE_VARS, "tideline__now": str(now)},
+                        project_dir=old if index < 3 else None)
+            state = project.fresh("tl_state")   # (in the Iceberg catalog on iceberg)
+            reference.run(source_rows(project), now)
+            assert_as_the_reference(project, reference, f"run at {now} ({'version 2' if index < 3 else 'this version'})")
+            if index == 2:
+                kept = project.rows(f"select count(*), count(lower_limit) from {state} where model = '{FROM_SOURCE}' and kind = 'date'")
+                assert kept[0][0] > 0 and kept[0][1] > 0, f"version 2 keeps first loads in lower_limit: {kept}"
+            if index == 3:
+                rows, in_lower, in_first = project.rows(f"""select count(*), count(lower_limit), count(first_load)
+                    from {state} where model = '{FROM_SOURCE}' and kind = 'date'""")[0]
+                assert rows > 0 and in_lower == 0 and in_first > 0, f"the date rows' first loads moved: {(rows, in_lower, in_first)}"
+                properties = {r[0]: r[1] for r in project.rows(f"show tblproperties {state}")}
+                assert properties.get("tideline.state_version") == "3", properties
+        runs = project.rows(f"select count(*), count(lower_limit) from {state} where model = '{FROM_SOURCE}' and kind = 'run'")
+        assert runs[0][0] == len(SOURCE_RUN_TIMES) and runs[0][1] == len(SOURCE_RUN_TIMES) - 1, \
+            f"run rows keep their windows in lower_limit (all but the first build's): {runs}"
     finally:
         project.reset()

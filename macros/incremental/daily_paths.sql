@@ -4,7 +4,7 @@
 {#- source_events(): the source's loads that hold the processed dates, from the first load of
     those dates (less the dedupe lookback) up to what this run reads. -#}
 {% macro default__daily_rows_source_events(model_sql, marker, plan, process_dates) %}
-    {%- set first_loads = plan.dates | selectattr('processed') | map(attribute='lower_limit') | reject('none') | list -%}
+    {%- set first_loads = plan.dates | selectattr('processed') | map(attribute='first_load') | reject('none') | list -%}
     {%- set first_load_date = plan.lower[1] if plan.first_build or not first_loads else (first_loads | min)[:10] -%}
     {%- set filtered_rows -%}
         {%- if plan.first_build %}true{% else %}to_date(derived_tstamp) in {{ tideline.date_list(process_dates) }}{% endif -%}

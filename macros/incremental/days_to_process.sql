@@ -29,7 +29,7 @@
       * the source (source_events()): the facts of this run's window of the source from
         `window_lower`, its lower limit (run_window_ctes), whose event dates are the new rows,
         and whose totals the bounds row carries too (window_columns_sql). M's date rows keep
-        each date's first load time (in lower_limit), where the recompute of the date starts
+        each date's first load time (in first_load), where the recompute of the date starts
         reading the source. A backfill reads no window (`window_lower` none). Here M's run
         rows go into the same aggregation as its date rows and the window's facts: one pass.
     The date facts are aggregated once, by event date and in total (grouping sets): the total
@@ -68,12 +68,17 @@
 {% macro days_to_process(model_name, first_build, backfill, reads_source=false, window_lower=none) %}
     {%- set rows = tideline.query_rows(tideline.days_to_process_sql(model_name, first_build, backfill, reads_source, window_lower)) -%}
     {%- set bounds = rows | selectattr('kind', 'equalto', 'bounds') | first -%}
+    {%- if bounds.rows_v2 | int > 0 -%}
+        {#- state version 2 kept a date's first load time in lower_limit: moved once, then read again -#}
+        {%- do tideline.move_state_rows(model_name, {'first_load': 'lower_limit'}, "kind = 'date' and lower_limit is not null") -%}
+        {{- return(tideline.days_to_process(model_name, first_build, backfill, reads_source, window_lower)) -}}
+    {%- endif -%}
     {%- set dates = [] -%}
     {%- for r in rows if r.kind == 'date' -%}
         {%- set date = {'event_date': r.event_date, 'new_rows': r.new_rows | int, 'late_rows': r.late_rows | int,
             'pending_rows': r.pending_rows | int, 'processed': r.processed, 'processed_rows': r.processed_rows | int,
             'skipped_rows': r.skipped_rows | int, 'last_processed_at': r.last_processed_at} -%}
-        {%- if reads_source -%}{%- do date.update({'lower_limit': r.first_load}) -%}{%- endif -%}
+        {%- if reads_source -%}{%- do date.update({'first_load': r.first_load}) -%}{%- endif -%}
         {%- do dates.append(date) -%}
     {%- endfor -%}
     {{- return({'watermark': bounds.watermark, 'filtered_upper': bounds.filtered_upper, 'reads_up_to': bounds.reads_up_to,

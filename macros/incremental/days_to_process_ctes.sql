@@ -4,28 +4,25 @@
 
 {#- M's state rows (and tl_filtered_events'), and reading filtered events, the bounds they give (`reads`). -#}
 {% macro _dtp_state_ctes(q) %}
-    {%- set model_name, first_build, backfill, reads_source = q.model_name, q.first_build, q.backfill, q.reads_source -%}
-    {%- set window, window_upper, model_run, fe_new_row = q.window, q.window_upper, q.model_run, q.fe_new_row -%}
-    {%- set window_columns, min_rows, reprocess_days, now = q.window_columns, q.min_rows, q.reprocess_days, q.now -%}
     {#- reading the source, the files of M's state come from its watermark query instead #}
     state as (
-        select *{% if not reads_source %}, {{ tideline.state_file_column() }} as state_file{% endif %}
+        select *{% if not q.reads_source %}, {{ tideline.state_file_column() }} as state_file{% endif %}
         from {{ tideline.state_table() }}
-        where model in ('{{ model_name }}' {%- if not reads_source %}, 'tl_filtered_events'{% endif %})
+        where model in ('{{ q.model_name }}' {%- if not q.reads_source %}, 'tl_filtered_events'{% endif %})
     ),
-    {%- if not reads_source %}
+    {%- if not q.reads_source %}
 
     reads as (
         select
             watermark,
             filtered_upper,
-            {{ 'watermark' if backfill else 'filtered_upper' }} as reads_up_to,
+            {{ 'watermark' if q.backfill else 'filtered_upper' }} as reads_up_to,
             state_files
         from (
             select
-                {% if first_build %}cast(null as timestamp){% else %}max(case when {{ model_run }} then batch end){% endif %} as watermark,
+                {% if q.first_build %}cast(null as timestamp){% else %}max(case when {{ q.model_run }} then batch end){% endif %} as watermark,
                 max(case when model = 'tl_filtered_events' and kind = 'run' then batch end) as filtered_upper,
-                {{ tideline.state_files_sql(model_name, 'state_file') }} as state_files
+                {{ tideline.state_files_sql(q.model_name, 'state_file') }} as state_files
             from state   -- an aggregate: one row, with no state too
         ) as bounds
     ),
@@ -43,7 +40,8 @@
             case when {{ q.fe_new_row if not q.reads_source else 'false' }} then state.late_rows end as late_rows,
             case when state.model = '{{ q.model_name }}' and state.kind = 'date' then state.committed_at end as state_order,
             struct(state.processed_rows, state.skipped_rows, state.last_processed_at) as model_state,
-            case when state.model = '{{ q.model_name }}' and state.kind = 'date' then state.lower_limit end as first_load,
+            case when state.model = '{{ q.model_name }}' and state.kind = 'date' then state.first_load end as first_load,
+            case when state.model = '{{ q.model_name }}' and state.kind = 'date' and state.lower_limit is not null then 1 end as row_v2,
             case when state.{{ q.model_run }} then state.batch end as run_batch,
             case when state.{{ q.model_run }} then state.watermark end as run_watermark
             {%- for c in q.window_columns if q.window %},
@@ -63,10 +61,10 @@
         {%- endif %}
         {%- if q.window %}
         union all
-        select event_date, new_rows, late_rows, null, null, first_load, null, null, {{ q.window_columns | join(', ') }}
+        select event_date, new_rows, late_rows, null, null, first_load, null, null, null, {{ q.window_columns | join(', ') }}
         from window_events
         {%- endif %}
         union all   -- one row of nulls: the total row exists with no state and no window too
-        select null, null, null, null, null, null, null, null {%- for c in q.window_columns if q.window %}, null{% endfor %}
+        select null, null, null, null, null, null, null, null, null {%- for c in q.window_columns if q.window %}, null{% endfor %}
     ),
 {% endmacro %}

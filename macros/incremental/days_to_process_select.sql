@@ -12,6 +12,7 @@
             coalesce(sum(late_rows), 0) as late_rows,
             max_by(model_state, state_order) as current_state,
             min(first_load) as first_load,
+            count(row_v2) as rows_v2,
             max(run_batch) as run_batch,
             max(run_watermark) as run_watermark
             {%- if q.window %},
@@ -56,15 +57,12 @@
 
 {#- The query's rows: the bounds row and one row per candidate date. -#}
 {% macro _dtp_decided_rows_sql(q) %}
-    {%- set model_name, first_build, backfill, reads_source = q.model_name, q.first_build, q.backfill, q.reads_source -%}
-    {%- set window, window_upper, model_run, fe_new_row = q.window, q.window_upper, q.model_run, q.fe_new_row -%}
-    {%- set window_columns, min_rows, reprocess_days, now = q.window_columns, q.min_rows, q.reprocess_days, q.now -%}
     {#- the bounds: reading filtered events, from `reads`; reading the source, from the total #}
-    {%- if not reads_source %}
+    {%- if not q.reads_source %}
         {%- set bounds = ['reads.watermark', 'reads.filtered_upper', 'reads.reads_up_to', 'reads.state_files'] %}
     {%- else %}
-        {%- set upper = window_upper if window else 'run_watermark' %}
-        {%- set bounds = ['cast(null as timestamp)' if first_build else 'run_batch', upper, upper, 'cast(null as int)'] %}
+        {%- set upper = q.window_upper if q.window else 'run_watermark' %}
+        {%- set bounds = ['cast(null as timestamp)' if q.first_build else 'run_batch', upper, upper, 'cast(null as int)'] %}
     {%- endif %}
     select
         case when is_total then 'bounds' else 'date' end as kind,
@@ -76,23 +74,24 @@
         late_rows,
         pending_rows,
         processed,
-        {%- if (backfill or first_build) and not reads_source %}
+        {%- if (q.backfill or q.first_build) and not q.reads_source %}
         new_rows as processed_rows,
         {%- else %}
         case when processed then processed_before + skipped_before + new_rows else processed_before end as processed_rows,
         {%- endif %}
         case when processed then 0 else pending_rows end as skipped_rows,
-        case when processed then {{ tideline.ts(now) }} else current_state.last_processed_at end as last_processed_at,
+        case when processed then {{ tideline.ts(q.now) }} else current_state.last_processed_at end as last_processed_at,
         case when is_total then {{ bounds[3] }} end as state_files,
-        cast(first_load as string) as first_load
-        {%- if window %},
+        cast(first_load as string) as first_load,
+        case when is_total then rows_v2 end as rows_v2
+        {%- if q.window %},
         {{ tideline.window_columns_sql() | indent(8) }}
         {%- endif %}
     from decisions
-    {%- if not reads_source %}
+    {%- if not q.reads_source %}
     cross join reads
     {%- endif %}
-    {%- if window %}
+    {%- if q.window %}
     cross join limits
     {%- endif %}
 {% endmacro %}

@@ -15,6 +15,7 @@
         ['generation', 'int'],
         ['transform', 'string'],
         ['mutable_time', 'timestamp'], ['realtime_after', 'timestamp'], ['missing_deletes', 'bigint'],
+        ['first_load', 'timestamp'],
         ['model', 'string'],
     ]) -}}
 {% endmacro %}
@@ -23,11 +24,13 @@
     and the columns each earlier version added: a state table of an earlier layout is migrated
     on the first run of this version (migrate_state_table), any other layout is refused.
       2: a channel's mutable_time, realtime_after and missing_deletes in columns of their own
-         (version 1 kept them in upper_limit, lower_limit and rows_rejected). -#}
+         (version 1 kept them in upper_limit, lower_limit and rows_rejected);
+      3: a daily aggregate's first load time of a date in its date rows' first_load (version 2
+         kept it in lower_limit, which is a run's window only). -#}
 {% macro state_version() %}
-    {{- return(2) -}}
+    {{- return(3) -}}
 {% endmacro %}
 
 {% macro state_columns_added() %}
-    {{- return({2: ['mutable_time', 'realtime_after', 'missing_deletes']}) -}}
+    {{- return({2: ['mutable_time', 'realtime_after', 'missing_deletes'], 3: ['first_load']}) -}}
 {% endmacro %}
