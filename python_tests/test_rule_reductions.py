@@ -1,7 +1,7 @@
 """Fast tier: a derivation's register reductions, as tideline folds them in SQL, against the reference.
 
 A derivation run folds each key's new updates into its stored register with window functions
-(macros/derivation/derivation.sql: `_fold`, and `_exposed` for what a reader of the register
+(macros/derivation/fold.sql: `_fold`, which looks up each strategy's fold by name, and `_exposed` for what a reader of the register
 sees). Here the registers of every strategy (sum with and without an initial value, min, max,
 last_write_wins, first_write_wins, append, set, and merge with a sum, a max, a default
 last_write_wins and a first_write_wins field) are declared through tideline's own

@@ -1,0 +1,33 @@
+{#- Derivations: the reduction strategies sum, min and max as SQL (fold.sql, _fold, says what
+    each argument is). -#}
+
+{#- sum: the stored value (or the initial one) plus the updates, added in a wide type, then
+    cast back to the declared type; an overflow is an error naming the register or column. -#}
+{% macro default__fold_sum(spec, stored, update, initial, w, what) %}
+    {%- set t = spec.type -%}
+    {%- set digits = modules.re.findall('\d+', t) -%}
+    {%- set wide = 'decimal(38,0)' if t in ['tinyint', 'smallint', 'int', 'bigint']
+        else ('decimal(38,{})'.format(digits[1] if digits | length > 1 else '0') if t.startswith('decimal') else 'double') -%}
+    {%- set total -%}
+        case when coalesce({{ stored }}, {{ initial }}) is null and sum(cast({{ update }} as {{ wide }})) over {{ w }} is null then null
+            else cast(coalesce({{ stored }}, {{ initial }}, 0) as {{ wide }}) + coalesce(sum(cast({{ update }} as {{ wide }})) over {{ w }}, 0) end
+    {%- endset -%}
+    {{- return(tideline.checked_cast(total, t, 'tideline: {}: the sum overflows {}: '.format(what, t))) -}}
+{% endmacro %}
+
+{#- min: the least of the stored value (or the initial one) and the updates. -#}
+{% macro default__fold_min(spec, stored, update, initial, w, what) %}
+    {{- return(tideline._fold_extreme('min', stored, update, initial, w)) -}}
+{% endmacro %}
+
+{#- max: the greatest of the stored value (or the initial one) and the updates. -#}
+{% macro default__fold_max(spec, stored, update, initial, w, what) %}
+    {{- return(tideline._fold_extreme('max', stored, update, initial, w)) -}}
+{% endmacro %}
+
+{% macro _fold_extreme(kind, stored, update, initial, w) %}
+    {%- set folded -%}
+        {{ 'least' if kind == 'min' else 'greatest' }}(coalesce({{ stored }}, {{ initial }}), {{ kind }}({{ update }}) over {{ w }})
+    {%- endset -%}
+    {{- return(folded) -}}
+{% endmacro %}
