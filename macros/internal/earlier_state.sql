@@ -10,11 +10,12 @@
                and found == wanted | select('in', found) | list) -}}
 {% endmacro %}
 
-{#- An earlier layout's state table migrated (state_migration.sql), after the checks. -#}
-{% macro _migrate_earlier_state(relation) %}
+{#- The columns of the state table `relation`, read once on run start: from dbt's relation
+    cache (no statement), else described. -#}
+{% macro _state_table_columns(relation) %}
     {%- set found = tideline.cached_columns(relation) -%}
     {%- if found is none -%}
         {%- set found = adapter.get_columns_in_relation(relation) | map(attribute='name') | map('lower') | list -%}
     {%- endif -%}
-    {%- if found != tideline.state_columns() | map('first') | list -%}{%- do tideline.migrate_state_table(found) -%}{%- endif -%}
+    {{- return(found) -}}
 {% endmacro %}

@@ -14,11 +14,14 @@
     {%- if tideline.state_file_format() == 'iceberg' and relation is none -%}
         {%- set relation = tideline.find_stored_table(api.Relation.create(schema=target.schema, identifier='tl_state'), 'iceberg') -%}
     {%- endif -%}
-    {%- if relation is not none -%}{%- do tideline._refuse_other_state_table(relation) -%}{%- endif -%}
+    {%- set found = tideline._state_table_columns(relation) if relation is not none else none -%}
+    {%- if relation is not none -%}{%- do tideline._refuse_other_state_table(relation, found) -%}{%- endif -%}
     {%- set missing_views = tideline._missing_state_views() -%}
     {%- do tideline.refuse_partial_full_refresh() -%}
     {%- if relation is not none -%}{%- do tideline.refuse_now_before_watermarks() -%}{%- endif -%}
-    {%- if relation is not none -%}{%- do tideline._migrate_earlier_state(relation) -%}{%- endif -%}
+    {%- if relation is not none and found != tideline.state_columns() | map('first') | list -%}
+        {%- do tideline.migrate_state_table(found) -%}   {#- an earlier layout (state_migration.sql) #}
+    {%- endif -%}
     {%- if relation is none -%}{%- do tideline._create_state_table() -%}{%- endif -%}
     {%- for name in missing_views -%}
         {% call statement('create_{}'.format(name)) %}
@@ -30,13 +33,9 @@
 {% endmacro %}
 
 {#- A state table of other columns (than this version's or an earlier version's) or another
-    format than this version writes is refused. -#}
-{% macro _refuse_other_state_table(relation) %}
+    format than this version writes is refused (`found`: its columns). -#}
+{% macro _refuse_other_state_table(relation, found) %}
     {%- set wanted = tideline.state_columns() | map('first') | list -%}
-    {%- set found = tideline.cached_columns(relation) -%}
-    {%- if found is none -%}
-        {%- set found = adapter.get_columns_in_relation(relation) | map(attribute='name') | map('lower') | list -%}
-    {%- endif -%}
     {%- if found != wanted and not tideline._earlier_state_layout(found, wanted) -%}
         {{ exceptions.raise_compiler_error("tideline: state table {state} has columns ({found}), this version of tideline expects ({wanted}) and migrates the layouts of its earlier versions only. Drop {state} and rebuild with dbt run --full-refresh.".format(
             state=tideline.state_table(), found=found | join(', '), wanted=wanted | join(', '))) }}

@@ -41,9 +41,5 @@
 
 {#- iceberg: as delta. -#}
 {% macro default__add_state_columns_iceberg(columns) %}
-    {%- for placed in tideline._placed_state_columns(columns) -%}
-        {% call statement('add_state_column', fetch_result=false) %}
-            alter table {{ tideline.state_table() }} add columns ({{ placed }})
-        {% endcall %}
-    {%- endfor -%}
+    {%- do tideline.default__add_state_columns_delta(columns) -%}
 {% endmacro %}
