@@ -66,7 +66,7 @@ UNIT_SECONDS = {
     "test_time_based_pipeline.py[delta]": 360, "test_derivation.py[delta]": 310, "test_source_events.py[parquet]": 300,
     "test_continual_task.py[iceberg]": 290, "test_crash_safety.py[parquet]": 270, "test_kill.py[delta]": 230,
     "test_mutability.py[delta]": 230, "test_crash_safety.py[delta]": 230, "test_derivation.py[iceberg]": 200,
-    "test_rule_continual_step.py[parquet]": 200, "test_kill.py[iceberg]": 190, "test_crash_safety.py[iceberg]": 180,
+    "test_rule_continual_step.py[parquet]": 200, "test_rule_channel_runs.py[parquet]": 400, "test_kill.py[iceberg]": 190, "test_crash_safety.py[iceberg]": 180,
     "test_channel.py": 180, "test_rule_days_to_process.py[parquet]": 170, "test_catch_up_and_backfill.py[parquet]": 160,
     "test_incremental_equals_rebuild.py[parquet]": 160, "test_table_formats.py[parquet]": 160,
     "test_filtered_events.py[parquet]": 150, "test_mutability.py[iceberg]": 140, "test_rule_run_window.py[parquet]": 140,

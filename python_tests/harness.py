@@ -356,8 +356,11 @@ def pause_at(checkpoints: dict[str, Any], trace: list[str] | None = None):
 
 def fast_property(cases, edge_cases: Iterable, examples: int = 200):
     """The fast tier's property test over `case`: the explicit edge cases first, then `examples`
-    cases drawn from the strategy `cases`, derandomized (the same cases on every run)."""
+    cases drawn from the strategy `cases`, derandomized (the same cases on every run).
+    TIDELINE_FAST_EXAMPLES=N draws N instead, for a quick look while developing (never in CI)."""
     from hypothesis import HealthCheck, Phase, example, given, settings
+
+    examples = int(os.environ.get("TIDELINE_FAST_EXAMPLES", examples))
 
     def decorate(test):
         test = given(case=cases)(test)
@@ -414,6 +417,23 @@ def sql_literal(value: Any) -> str:
     if isinstance(value, str):
         return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
     return repr(value)
+
+
+def temp_view(runner, name: str, columns: dict[str, str], rows: list[dict]) -> None:
+    """A temporary view of `rows` (name: type columns), replaced."""
+    if rows:
+        values = ", ".join("(" + ", ".join(sql_literal(r[c]) for c in columns) + ")" for r in rows)
+        select = f"select * from values {values} as v({', '.join(columns)})"
+    else:
+        select = "select " + ", ".join(f"cast(null as {t}) as {c}" for c, t in columns.items()) + " where false"
+    runner.execute(f"create or replace temporary view {name} as "
+                   f"select {', '.join(f'cast({c} as {t}) as {c}' for c, t in columns.items())} from ({select})")
+
+
+def named_rows(runner, sql: str) -> list[dict]:
+    """The rows of a query, each a dict by column name."""
+    columns = runner.columns(sql)
+    return [dict(zip(columns, row)) for row in runner.rows(sql)]
 
 
 def data_rows(rows: Iterable[dict]) -> list[dict]:

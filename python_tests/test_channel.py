@@ -12,29 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from harness import CrashPoints, Project, assert_rows_equal, project_copy, run_cuts
+from harness import CrashPoints, Project, assert_rows_equal, project_copy
+from channel_histories import M0, change, channel_runs, events, item, t
 from reference_channel import Channel, Refused
 
 CHANNELS = Path(__file__).parent.parent / "examples" / "channels"
 REALTIME = "item_time timestamp, item_id string, value int, label string, load_tstamp timestamp"
 CHANGES = "op string, item_time timestamp, item_id string, value int, label string, changed_at timestamp"
-M0 = dt.datetime(2025, 3, 1)
 START, END, AT = dt.datetime(2025, 2, 27), dt.datetime(2025, 3, 2, 12), dt.datetime(2025, 2, 28, 12)
 EPOCH_VIEWS = ["readings_all", "readings_mutable", "readings_immutable_range", "readings_mutable_range",
                "readings_latest", "readings_earliest", "readings_next", "readings_previous"]
 COLUMNS = ["item_time", "item_id", "value", "label"]
-
-
-def t(day: int, hour: int, minute: int = 0) -> dt.datetime:
-    return dt.datetime(2025, 2, 1) + dt.timedelta(days=day - 1, hours=hour, minutes=minute)
-
-
-def item(time: dt.datetime, item_id: str, value: int, label: str = "ok") -> dict:
-    return {"item_time": time, "item_id": item_id, "value": value, "label": label}
-
-
-def change(op: str, time: dt.datetime, item_id: str, changed_at: dt.datetime, value: int = 0, label: str = "ok") -> dict:
-    return {"op": op, **item(time, item_id, value, label), "changed_at": changed_at}
 
 
 def empty_sources(project) -> None:
@@ -212,61 +200,28 @@ def readable(project, view: str) -> list[dict] | None:
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-# one event per minute of the day of 2025-03-01 (minutes 1..40): (kind, key or move, value)
-events = st.lists(
-    st.tuples(st.sampled_from(["rt", "a_insert", "a_delete", "b_insert", "b_delete", "move"]),
-              st.integers(0, 5), st.integers(0, 9)),
-    min_size=1, max_size=12)
-
 
 @settings(max_examples=2, deadline=None, phases=[Phase.explicit, Phase.generate],
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(history=events, runs=st.integers(1, 3), seed=st.randoms(use_true_random=False))
 def test_any_interleaving_of_writers_and_moves_split_into_runs_equals_the_reference(runner, channel_project, history, runs, seed):
-    """Items live on six keys around 2025-02-28 (hours 6 to 21, every 3 hours); mutable_time
-    starts at 2025-03-01 and each move takes it 3 hours earlier. Writers change only items at
-    or before it, real-time items come after it; several events may share a change time (ties
-    between the writers, and a delete and an insert of one key in one minute)."""
+    """A random history of channel_histories (writers change only items at or before
+    mutable_time, real-time items come after it, moves take it earlier; ties between the
+    writers, and a delete and an insert of one key in one minute), split into runs."""
     project = Project(runner, "channel_property")
     project.reset()
     try:
         empty_sources(project)
         ref = Channel(M0)
-        boundary = M0
-        timeline: list[tuple[dt.datetime, str, dict | None]] = []   # (time, kind, row)
-        for i, (kind, key, value) in enumerate(history):
-            at = M0 + dt.timedelta(minutes=1 + i // 2)     # two events a minute: ties
-            if kind == "move":
-                if boundary - dt.timedelta(hours=3) >= t(27, 0):
-                    boundary -= dt.timedelta(hours=3)
-                    timeline.append((at, "move", {"to": boundary}))
-                continue
-            if kind == "rt":
-                timeline.append((at, "rt", {**item(M0 + dt.timedelta(hours=key + 1), f"r{key}", value), "load_tstamp": at}))
-                continue
-            time = boundary - dt.timedelta(hours=3 * (key % 3))   # at or before the boundary (at it too)
-            timeline.append((at, kind, change(kind.split("_")[1], time, f"k{key}", at, value)))
-        times = sorted({e[0] for e in timeline}) or [M0 + dt.timedelta(minutes=1)]
         realtime: list[dict] = []
         changes: list[tuple[int, dict]] = []
-        done = 0
-        first = True
-        cuts = run_cuts(times, runs, seed)
-        for cut in cuts:
-            now = times[cut] + dt.timedelta(seconds=30)
-            batch = [e for e in timeline[done:] if e[0] <= times[cut]]
-            done += len(batch)
-            moves = [e[2]["to"] for e in batch if e[1] == "move"]
-            rt = [e[2] for e in batch if e[1] == "rt"]
-            a = [e[2] for e in batch if e[1].startswith("a_")]
-            b = [e[2] for e in batch if e[1].startswith("b_")]
-            realtime += rt
-            changes += load(project, rt, a, b)
-            move_to = min(moves) if moves else None
-            ref.run(now, realtime, changes, move_to)
-            run(project, now, ref.mutable_time, "readings+" if first else "readings readings_copy")
-            first = False
-        assert_epochs(project, ref, f"after {len(times)} event times in runs cut at {cuts}")
+        cuts, runs_ = channel_runs(history, runs, seed)
+        for i, step in enumerate(runs_):
+            realtime += step.realtime
+            changes += load(project, step.realtime, step.a, step.b)
+            ref.run(step.now, realtime, changes, step.move_to)
+            run(project, step.now, ref.mutable_time, "readings+" if i == 0 else "readings readings_copy")
+        assert_epochs(project, ref, f"after {len(history)} events in runs cut at {cuts}")
         assert_rows_equal(project.table("readings_copy", COLUMNS), ref.epoch("IMMUTABLE"), label="readings_copy")
     finally:
         project.reset()

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from harness import ICEBERG_CATALOG, CrashPoints, Project, assert_rows_equal, pause_at, sql_literal
+from reference_mutability import append_only_run
 
 MUTABILITY = Path(__file__).parent / "mutability_project"
 
@@ -180,24 +181,8 @@ def test_the_seeds_partial_landing_hazard_and_settle(project, deps):
     assert partial_landing(project, settle=1) == [1, 2, 3, 4, 5]    # settle: 1 re-reads 2020-01-02
 
 
-def append_only_reference(stored: list[tuple], source_rows: list[tuple], settle: int) -> tuple[list[tuple], bool]:
-    """One later run of ds_append_only by its documented rule, independently of the macros: read
-    the source rows with ds > the largest stored ds (settle 0) or ds >= the settle-th newest
-    stored ds, and replace the stored rows of every ds read. Also says whether the run saw every
-    source row that the stored rows lack (true when nothing landed below its bound)."""
-    values = sorted({ds for _, ds in stored}, reverse=True)
-    if not values:
-        read = list(source_rows)
-    elif settle:
-        read = [r for r in source_rows if r[1] >= values[min(settle, len(values)) - 1]]
-    else:
-        read = [r for r in source_rows if r[1] > values[0]]
-    written = {ds for _, ds in read}
-    after = [r for r in stored if r[1] not in written] + read
-    return after, set(after) == set(source_rows)
-
-
-# Random landings of bookings in batches, one run after each: the table follows the rule above
+# Random landings of bookings in batches, one run after each: the table follows the rule
+# (reference_mutability.append_only_run)
 # after every run, and whenever no booking landed below what settle re-reads, it equals a prime
 # over everything (incremental equals rebuild). No shrinking: each step is a dbt run.
 @settings(max_examples=3, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
@@ -223,7 +208,7 @@ def test_append_only_runs_follow_the_rule_and_equal_a_prime_when_settle_covers_t
             stored = list(landed)
         else:
             run(project, "bookings_ds_append_only", now, mutability__settle=settle)
-            stored, complete = append_only_reference(stored, landed, settle)
+            stored, complete = append_only_run(stored, landed, settle)
             covered = covered and complete
         got = sorted(project.rows(f"select booking_id, ds from {project.fresh('bookings_ds_append_only')}"))
         assert got == sorted(stored), f"settle {settle}, batches {batches}, after run {step}"

@@ -24,7 +24,7 @@ import re
 import pytest
 from hypothesis import strategies as st
 
-from harness import fast_property, rows_equal, sql_literal
+from harness import fast_property, rows_equal, temp_view
 from reference_continual import running_totals, upsert
 
 pytestmark = pytest.mark.fast
@@ -93,17 +93,6 @@ def step_sql(project):
     return out
 
 
-def view(runner, name: str, columns: dict[str, str], rows: list[dict]) -> None:
-    """A temporary view of `rows` (name: type columns), replaced."""
-    if rows:
-        values = ", ".join("(" + ", ".join(sql_literal(r[c]) for c in columns) + ")" for r in rows)
-        select = f"select * from values {values} as v({', '.join(columns)})"
-    else:
-        select = "select " + ", ".join(f"cast(null as {t}) as {c}" for c, t in columns.items()) + " where false"
-    runner.execute(f"create or replace temporary view {name} as "
-                   f"select {', '.join(f'cast({c} as {t}) as {c}' for c, t in columns.items())} from ({select})")
-
-
 def output_rows(task: str, draws: list[tuple[int, int]]) -> list[dict]:
     """The output before the step: each drawn (key, value) a row; running totals get distinct
     load times (the newest total of a key is then one row)."""
@@ -142,9 +131,9 @@ def test_a_step_gives_the_output_the_reference_step_gives(project, step_sql, cas
              [{"key": k, "val": v, "load_tstamp": t} for (k, v), t in case["other"]]
     layout = {c: TYPES[c] for c in columns} | {"_tl_row": "string", "_tl_op": "string", "_tl_batch": "timestamp",
                                               "_tl_run": "string", "tl_gen": "string"}
-    view(project.runner, data, layout, [{**r, "_tl_row": f"r1|{i}", "_tl_op": "insert", "_tl_batch": STEP - dt.timedelta(hours=2),
+    temp_view(project.runner, data, layout, [{**r, "_tl_row": f"r1|{i}", "_tl_op": "insert", "_tl_batch": STEP - dt.timedelta(hours=2),
                                           "_tl_run": "r1", "tl_gen": "0"} for i, r in enumerate(before)])
-    view(project.runner, "fast_step_input", {"key": "int", "val": "int", "load_tstamp": "timestamp"}, inputs)
+    temp_view(project.runner, "fast_step_input", {"key": "int", "val": "int", "load_tstamp": "timestamp"}, inputs)
     got = project.runner.rows(f"select {', '.join(columns)}, _tl_row, _tl_op from ({compacting if case['compact'] else plain})")
     if case["compact"]:
         assert all(r[-1] == "insert" for r in got), got

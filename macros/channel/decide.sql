@@ -1,12 +1,11 @@
 {#- Mutable time: a run's decision, in one query, and what it refuses before writing. -#}
 
-{#- The run's decision, in one query: what it reads and what it must refuse before writing.
+{#- The run's decision, as one query: what it reads and what it must refuse before writing.
     One row: real-time rows read, their newest time, those at or before mutable_time (min and
     max), real-time duplicates; change rows, those after mutable_time or not insert/delete (a
     count and the first), deletes of items that did not exist, and the item dates the run
     changes. -#}
-{% macro channel_decide(settings, items, state, frontier, model_sql, limits) %}
-    {%- set now = tideline.now() -%}
+{% macro channel_decide_sql(settings, items, state, frontier, model_sql, limits) %}
     {%- set boundary = limits.realtime -%}
     {%- set after_limit = 'false' if limits.changes_open else 'true' if limits.changes is none else 'item_time > {}'.format(tideline.ts(limits.changes)) -%}
     {% set sql %}
@@ -54,7 +53,12 @@
         from realtime_counts as r
         {%- if frontier %} cross join change_counts as c{% endif %}
     {% endset %}
-    {%- set row = tideline.query_rows(sql)[0] -%}
+    {{- return(sql) -}}
+{% endmacro %}
+
+{#- The run's decision (channel_decide_sql's one row), as numbers, times and a list of dates. -#}
+{% macro channel_decide(settings, items, state, frontier, model_sql, limits) %}
+    {%- set row = tideline.query_rows(tideline.channel_decide_sql(settings, items, state, frontier, model_sql, limits))[0] -%}
     {{- return({'realtime_rows': row.realtime_rows | int, 'realtime_items': row.realtime_items | int, 'realtime_newest': row.newest,
                 'too_early': row.too_early | int, 'too_early_first': row.too_early_first, 'too_early_last': row.too_early_last,
                 'change_rows': row.change_rows | int, 'bad_ops': row.bad_ops | int, 'bad_op': row.bad_op, 'too_late': row.too_late | int,

@@ -17,21 +17,28 @@
     {%- set name = tideline._epoch_name(channel, epoch) -%}
     {%- set items = tideline.stored_relation(tideline.channel_items_relation(channel), tideline.node_file_format(channel.identifier)) -%}
     {%- set columns = (adapter.get_columns_in_relation(channel) | map(attribute='name') | map('lower') | list) if execute else [] -%}
+    {{- return(tideline.epoch_items_sql(items, channel.identifier, name, columns, where)) -}}
+{% endmacro %}
+
+{#- The items of the epoch `name` (IMMUTABLE, MUTABLE or ALL) of the channel `model_name` whose
+    items table is `items`, narrowed by `where`, as a select of `columns` (none: every column):
+    stable items, and mutable items at or before the newest committed run's mutable_time. -#}
+{% macro epoch_items_sql(items, model_name, name, columns, where='true') %}
     {%- set boundary -%}
-        (select max_by(mutable_time, batch) from {{ tideline.state_table() }} where model = '{{ channel.identifier }}' and kind = 'run')
+        (select max_by(mutable_time, batch) from {{ tideline.state_table() }} where model = '{{ model_name }}' and kind = 'run')
+    {%- endset -%}
+    {%- set mutable_where -%}
+        ({{ where }}) and item_date <= to_date({{ boundary }}) and item_time <= {{ boundary }}
     {%- endset -%}
     {%- set sql -%}
         {%- if name in ['IMMUTABLE', 'ALL'] -%}
-        select {{ columns | join(', ') or '*' }} from ({{ tideline.channel_stable_items_sql(items, channel.identifier, where) }}) as stable_items
+        select {{ columns | join(', ') or '*' }} from ({{ tideline.channel_stable_items_sql(items, model_name, where) }}) as stable_items
         {%- endif %}
         {%- if name == 'ALL' %}
         union all
         {% endif -%}
         {%- if name in ['MUTABLE', 'ALL'] -%}
-        {%- set mutable_where -%}
-            ({{ where }}) and item_date <= to_date({{ boundary }}) and item_time <= {{ boundary }}
-        {%- endset -%}
-        select {{ columns | join(', ') or '*' }} from ({{ tideline.channel_mutable_items_sql(items, channel.identifier, mutable_where) }}) as mutable_items
+        select {{ columns | join(', ') or '*' }} from ({{ tideline.channel_mutable_items_sql(items, model_name, mutable_where) }}) as mutable_items
         {%- endif -%}
     {%- endset -%}
     {{- return(sql) -}}
