@@ -371,6 +371,17 @@ def fast_property(cases, edge_cases: Iterable, examples: int = 200):
     return decorate
 
 
+def end_to_end_property(examples: int = 10):
+    """The settings of an end-to-end property test (each example is several dbt runs): its
+    explicit @example cases first, then `examples` drawn cases, derandomized (the same cases on
+    every run), no deadline, and no shrinking beyond what a failure needs.
+    TIDELINE_E2E_EXAMPLES=N draws N instead, for a quick look while developing (never in CI)."""
+    from hypothesis import HealthCheck, Phase, settings
+
+    return settings(max_examples=int(os.environ.get("TIDELINE_E2E_EXAMPLES", examples)), deadline=None, derandomize=True,
+                    phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
+
+
 def own_target_path(name: str, project_dir=None) -> Path:
     """A dbt target folder for `name` in this pytest process (Project.target_path says why):
     tests that call run_dbt themselves pass it as --target-path too, or their every call parses

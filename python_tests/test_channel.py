@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import CrashPoints, Project, assert_rows_equal, project_copy
+from harness import CrashPoints, Project, assert_rows_equal, end_to_end_property, project_copy
 from channel_histories import M0, change, channel_runs, events, item, t
 from reference_channel import Channel, Refused
 
@@ -197,12 +197,11 @@ def readable(project, view: str) -> list[dict] | None:
 
 # ---- any interleaving of writers, real-time items and moves, split into runs (hypothesis) ----
 
-from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
+from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 
-@settings(max_examples=2, deadline=None, phases=[Phase.explicit, Phase.generate],
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@end_to_end_property()
 @given(history=events, runs=st.integers(1, 3), seed=st.randoms(use_true_random=False))
 def test_any_interleaving_of_writers_and_moves_split_into_runs_equals_the_reference(runner, channel_project, history, runs, seed):
     """A random history of channel_histories (writers change only items at or before

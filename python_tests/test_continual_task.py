@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import CrashPoints, Project, assert_rows_equal, project_copy, run_cuts
+from harness import CrashPoints, Project, assert_rows_equal, end_to_end_property, project_copy, run_cuts
 from reference_continual import Task, audit_log, orders_enriched, running_totals, upsert
 
 CONTINUAL = Path(__file__).parent.parent / "examples" / "continual_tasks"
@@ -360,14 +360,13 @@ def test_compaction_keeps_the_data_table_to_the_live_rows_and_each_rows_commit_t
 
 # ---- batch invariance: random commits and random run splits (hypothesis) -----------------------
 
-from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
+from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 commits = st.lists(st.tuples(st.integers(1, 4), st.integers(-50, 50), st.integers(0, 5)), min_size=1, max_size=10)
 
 
-@settings(max_examples=2, deadline=None, phases=[Phase.explicit, Phase.generate],
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@end_to_end_property()
 @given(rows=commits, runs=st.integers(1, 3), seed=st.randoms(use_true_random=False))
 def test_any_split_of_runs_equals_the_reference_and_one_replay(project, deps, rows, runs, seed):
     loaded = [kv(k, v, 10 * (load + 1)) for k, v, load in rows]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import ICEBERG_CATALOG, CrashPoints, Project, assert_rows_equal, project_copy, run_cuts
+from harness import ICEBERG_CATALOG, CrashPoints, Project, assert_rows_equal, end_to_end_property, project_copy, run_cuts
 from reference_derivation import Derivation, Transform
 
 DERIVATION = Path(__file__).parent.parent / "examples" / "derivations"
@@ -376,7 +376,7 @@ def test_a_changed_file_format_is_refused_then_a_full_refresh_converts_it_atomic
 
 # ---- batch invariance: random arrivals and random splits (hypothesis) -------------------------
 
-from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
+from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 ACCOUNTS = ["alice", "bob", "carol", "dave"]
@@ -386,8 +386,7 @@ transfers_strategy = st.lists(
 RANDOM_MODELS = ["flagged_transfers", "account_activity", "sender_totals", "first_send"]
 
 
-@settings(max_examples=2, deadline=None, phases=[Phase.explicit, Phase.generate],
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@end_to_end_property()
 @given(rows=transfers_strategy, runs=st.integers(1, 3), seed=st.randoms(use_true_random=False))
 def test_any_split_of_runs_equals_the_reference_and_one_run(project, deps, rows, runs, seed):
     """Transfers committed in up to four loads (several rows per load time), run after random

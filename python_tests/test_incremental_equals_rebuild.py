@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import datetime as dt
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import given, strategies as st
 
-from harness import FROM_SOURCE, OVER_FILTERED, Project, assert_rows_equal, assert_same_as_over_filtered_events, data_rows
+from harness import (FROM_SOURCE, OVER_FILTERED, Project, assert_rows_equal, assert_same_as_over_filtered_events, data_rows,
+                     end_to_end_property)
 from reference import Pipeline, Settings, source_rows
 from tideline_tools.generator import EventWorld
 
@@ -50,7 +51,7 @@ def settings_of(run_vars: dict) -> Settings:
                     dedupe_lookback_days=run_vars["tideline__dedupe_lookback_days"])
 
 
-@settings(max_examples=3, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@end_to_end_property()
 @given(cuts=st.lists(st.integers(min_value=1, max_value=HOURS - 1), min_size=1, max_size=4, unique=True).map(sorted),
        steps=st.lists(run_step, min_size=4, max_size=4))
 def test_random_loads_and_runs_end_equal_to_a_full_refresh(project, runner, cuts, steps):

@@ -10,10 +10,10 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
-from harness import ICEBERG_CATALOG, CrashPoints, Project, assert_rows_equal, pause_at, sql_literal
+from harness import ICEBERG_CATALOG, CrashPoints, Project, assert_rows_equal, end_to_end_property, pause_at, sql_literal
 from reference_mutability import append_only_run
 
 MUTABILITY = Path(__file__).parent / "mutability_project"
@@ -185,8 +185,7 @@ def test_the_seeds_partial_landing_hazard_and_settle(project, deps):
 # (reference_mutability.append_only_run)
 # after every run, and whenever no booking landed below what settle re-reads, it equals a prime
 # over everything (incremental equals rebuild). No shrinking: each step is a dbt run.
-@settings(max_examples=3, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
-          phases=[Phase.explicit, Phase.generate])
+@end_to_end_property()
 @example(settle=0, batches=[[0, 0, 1], [1, 2]])     # the seed's partial landing: booking 4 is lost
 @example(settle=1, batches=[[0, 0, 1], [1, 2]])     # settle: 1 re-reads the newest day and keeps it
 @example(settle=2, batches=[[0, 1, 2], [1, 3], [3]])  # settle: 2 re-reads the two newest days

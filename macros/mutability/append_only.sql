@@ -33,25 +33,28 @@
 {#- What the staged rows hold, refused past max_along_values (each value is a partition, and
     nothing is written yet), and the properties the version table keeps: {rows, props}. -#}
 {% macro _staged_facts(staged, settings, window) %}
-    {%- set along = settings.along -%}
-    {% set facts_sql %}
-        select count(*) as staged_rows, cast(max({{ along }}) as string) as along_max, count(distinct {{ along }}) as along_values
-        from {{ staged }}
-    {% endset %}
-    {%- set seen = tideline.query_rows(facts_sql)[0] -%}
+    {%- set seen = tideline.query_rows(tideline.staged_facts_sql(staged, settings.along))[0] -%}
     {%- if seen.along_values > settings.max_along_values -%}
         {%- do tideline._drop_staged(staged) -%}
         {{ exceptions.raise_compiler_error("tideline: model {}: this run would write {} values of along {}, more than max_along_values {}; each value is a partition. Use a date-like along (ds), narrow [min, max] for the prime, or raise max_along_values. Nothing was written.".format(
-            model.name, seen.along_values, along | tojson, settings.max_along_values)) }}
+            model.name, seen.along_values, settings.along | tojson, settings.max_along_values)) }}
     {%- endif -%}
-    {%- set keep = [settings.settle, 1] | max -%}
-    {%- set fresh = tideline.newest_along_values(staged, along, keep) -%}
-    {%- set recent = (fresh + (fromjson(window.props.get('along_recent') or '[]') if not window.prime else [])) | unique | sort(reverse=true) | list -%}
-    {%- set props = {'mutability': settings.type, 'update_cron': settings.update_cron, 'along': along, 'refreshed_at': tideline.now(),
-                     'along_max': seen.along_max if seen.along_max is not none else window.props.get('along_max'),
-                     'along_recent': (recent[:keep] | tojson)} -%}
-    {%- if props.along_max is none -%}{%- do props.pop('along_max') -%}{%- endif -%}
-    {{- return({'rows': seen.staged_rows | int, 'props': props}) -}}
+    {%- set fresh = tideline.newest_along_values(staged, settings.along, [settings.settle, 1] | max) -%}
+    {{- return({'rows': seen.staged_rows | int, 'props': tideline.append_properties(settings, window, seen, fresh, tideline.now())}) -}}
+{% endmacro %}
+
+{#- The facts of the staged rows, one row: staged_rows, along_max (as text), along_values (how
+    many distinct), along_type (the column's SQL type, as Spark's typeof names it). -#}
+{% macro staged_facts_sql(staged, along) %}
+    {% set facts_sql %}
+        select
+            count(*) as staged_rows,
+            cast(max({{ along }}) as string) as along_max,
+            count(distinct {{ along }}) as along_values,
+            typeof(max({{ along }})) as along_type
+        from {{ staged }}
+    {% endset %}
+    {{- return(facts_sql) -}}
 {% endmacro %}
 
 {#- The staged rows written: a prime builds a new version table, swapped in atomically as for
