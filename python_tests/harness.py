@@ -371,11 +371,12 @@ def fast_property(cases, edge_cases: Iterable, examples: int = 200):
     return decorate
 
 
-def end_to_end_property(examples: int = 10):
+def end_to_end_property(examples: int):
     """The settings of an end-to-end property test (each example is several dbt runs): its
     explicit @example cases first, then `examples` drawn cases, derandomized (the same cases on
-    every run), no deadline, and no shrinking beyond what a failure needs.
-    TIDELINE_E2E_EXAMPLES=N draws N instead, for a quick look while developing (never in CI)."""
+    every run), no deadline. Each test draws what the suite's time allows (an example costs
+    11 to 63 s: docs/tests.md); the fast tier (marker `fast`) draws 200 of each rule.
+    TIDELINE_E2E_EXAMPLES=N draws N instead (for example 10, for a deeper run by hand)."""
     from hypothesis import HealthCheck, Phase, settings
 
     return settings(max_examples=int(os.environ.get("TIDELINE_E2E_EXAMPLES", examples)), deadline=None, derandomize=True,

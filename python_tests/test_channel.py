@@ -201,7 +201,7 @@ from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 
-@end_to_end_property()
+@end_to_end_property(examples=2)
 @given(history=events, runs=st.integers(1, 3), seed=st.randoms(use_true_random=False))
 def test_any_interleaving_of_writers_and_moves_split_into_runs_equals_the_reference(runner, channel_project, history, runs, seed):
     """A random history of channel_histories (writers change only items at or before

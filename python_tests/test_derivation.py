@@ -386,7 +386,7 @@ transfers_strategy = st.lists(
 RANDOM_MODELS = ["flagged_transfers", "account_activity", "sender_totals", "first_send"]
 
 
-@end_to_end_property()
+@end_to_end_property(examples=2)
 @given(rows=transfers_strategy, runs=st.integers(1, 3), seed=st.randoms(use_true_random=False))
 def test_any_split_of_runs_equals_the_reference_and_one_run(project, deps, rows, runs, seed):
     """Transfers committed in up to four loads (several rows per load time), run after random

@@ -48,17 +48,25 @@ cases = st.fixed_dictionaries({
     "kind": st.sampled_from(sorted(TYPES)),
     "bounds": st.tuples(st.integers(0, 1), st.integers(0, 1)),
     "runs": st.lists(st.tuples(st.lists(st.integers(0, 12), max_size=4), st.integers(0, 3), st.booleans()), min_size=1, max_size=4),
+    "earlier_version_at": st.integers(0, 4),    # the run before which the table is as an earlier tideline left it
 })
-# (offsets landed, settle, --full-refresh) per run
+
+
+def edge(kind: str, runs: list[tuple], bounds=(0, 0), earlier_version_at: int = 0) -> dict:
+    """An edge case: runs as (offsets landed, settle, --full-refresh)."""
+    return {"kind": kind, "bounds": bounds, "runs": runs, "earlier_version_at": earlier_version_at}
+
+
 EDGE_CASES = [
-    {"kind": "int", "bounds": (0, 0), "runs": [([4, 5], 2, False), ([4], 2, False)]},             # 9, 10: the 2nd newest is 9, not '10'
-    {"kind": "int", "bounds": (0, 0), "runs": [([3, 4, 5], 0, False), ([6, 4], 0, False)]},       # settle 0: a late 9 is never read
-    {"kind": "date", "bounds": (0, 0), "runs": [([0, 0, 1], 0, False), ([1, 2], 0, False)]},      # the seed's partial landing
-    {"kind": "date", "bounds": (0, 0), "runs": [([0, 0, 1], 1, False), ([1, 2], 1, False)]},      # settle 1 keeps it
-    {"kind": "date", "bounds": (0, 0), "runs": [([0, 1], 0, False), ([0], 3, False)]},            # settle raised: look the values up
-    {"kind": "int", "bounds": (1, 1), "runs": [([0, 3, 9, 10], 1, False), ([2, 11], 1, True)]},   # bounds, then a re-prime
-    {"kind": "date", "bounds": (0, 0), "runs": [([], 1, False), ([2], 1, False), ([], 1, False)]},  # nothing landed, then rows
-    {"kind": "int", "bounds": (0, 0), "runs": [([1, 1, 1], 2, False), ([1], 2, False)]},         # one value only
+    edge("int", [([4, 5], 2, False), ([4], 2, False)]),             # 9, 10: the 2nd newest is 9, not '10'
+    edge("int", [([3, 4, 5], 0, False), ([6, 4], 0, False)]),       # settle 0: a late 9 is never read
+    edge("date", [([0, 0, 1], 0, False), ([1, 2], 0, False)]),      # the seed's partial landing
+    edge("date", [([0, 0, 1], 1, False), ([1, 2], 1, False)]),      # settle 1 keeps it
+    edge("date", [([0, 1], 0, False), ([0], 3, False)]),            # settle raised: look the values up
+    edge("int", [([0, 3, 9, 10], 1, False), ([2, 11], 1, True)], bounds=(1, 1)),   # bounds, then a re-prime
+    edge("date", [([], 1, False), ([2], 1, False), ([], 1, False)]),  # nothing landed, then rows
+    edge("int", [([1, 1, 1], 2, False), ([1], 2, False)]),          # one value only
+    edge("int", [([4, 5], 2, False), ([4], 2, False)], earlier_version_at=2),   # written before along_type: looked up
 ]
 
 
@@ -79,12 +87,17 @@ def test_runs_over_random_landings_keep_the_rows_the_rule_keeps(project, case):
         temp_view(runner, "fast_append_source", layout, [{"row_id": r, "v": v} for r, v in landed])
         settings = {"type": "append_only", "update_cron": "0 * * * *", "along": "v", "min": low, "max": high,
                     "settle": settle, "max_along_values": 10000}
+        if number == case["earlier_version_at"] and props:
+            # the table was written by a tideline before along_type: its newest values in text order
+            props = {k: v for k, v in props.items() if k != "along_type"}
+            props["along_recent"] = json.dumps(sorted(json.loads(props["along_recent"]), reverse=True))
         # append_window: the bounds from the properties (a first run, or --full-refresh, primes)
         prime = props is None or refresh
-        recent = json.loads((props or {}).get("along_recent") or "[]")
-        if not prime and props.get("along_max") is not None and len(recent) < settle:
+        if MACROS.append_needs_lookup(settings, props or {}, prime):
             temp_view(runner, "fast_append_stored", layout, [{"row_id": r, "v": v} for r, v in stored])
             recent = [r[0] for r in runner.rows(MACROS.newest_along_values_sql("fast_append_stored", "v", settle))]
+        else:
+            recent = json.loads((props or {}).get("along_recent") or "[]")
         window = MACROS.append_bounds(settings, props or {}, prime, recent)
         # materialize_appended: stage, read what was staged, keep the properties, write
         runner.execute(f"create or replace temporary view fast_append_staged as "

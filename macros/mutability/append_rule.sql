@@ -3,6 +3,16 @@
     (python_tests/test_rule_append_only.py). append_window.sql reads what they need;
     append_only.sql runs them. -#}
 
+{#- Whether a run must look up the newest stored values (newest_along_values) rather than take
+    them from the properties: settle asks for more than they keep (settle was raised, or few
+    values are stored yet), or they come from a table written before tideline kept `along_type`,
+    whose newest values were sorted as text ('9' after '10'). -#}
+{% macro append_needs_lookup(settings, props, prime) %}
+    {%- if prime or props.get('along_max') is none or settings.settle == 0 -%}{{ return(false) }}{%- endif -%}
+    {%- set kept = fromjson(props.get('along_recent') or '[]') -%}
+    {{- return(kept | length < settings.settle or props.get('along_type') is none) -}}
+{% endmacro %}
+
 {#- The bounds of `along` a run reads: {prime, low, high, op, props}. A prime (no version
     table yet, --full-refresh, or a table without tideline's properties) reads [min, max];
     before anything was stored, [min, max] too; then, with settle 0, values above the largest
@@ -25,16 +35,17 @@
 {#- The properties the version table keeps after a run at `now` that staged rows with the facts
     `seen` ({along_max, along_type}: the largest staged value and the column's SQL type) and
     whose newest staged values are `fresh` (newest first, as text): the largest value stored,
-    and the newest max(settle, 1) values stored, newest first (the staged ones merged with
-    those stored before, unless the run primed a new table). -#}
+    the column's type, and the newest max(settle, 1) values stored, newest first (the staged
+    ones merged with those stored before, unless the run primed a new table). -#}
 {% macro append_properties(settings, window, seen, fresh, now) %}
     {%- set keep = [settings.settle, 1] | max -%}
     {%- set stored = fromjson(window.props.get('along_recent') or '[]') if not window.prime else [] -%}
     {%- set recent = tideline.newest_first(fresh + stored, seen.along_type) -%}
     {%- set props = {'mutability': settings.type, 'update_cron': settings.update_cron, 'along': settings.along, 'refreshed_at': now,
                      'along_max': seen.along_max if seen.along_max is not none else window.props.get('along_max'),
+                     'along_type': seen.along_type if seen.along_max is not none else window.props.get('along_type'),
                      'along_recent': (recent[:keep] | tojson)} -%}
-    {%- if props.along_max is none -%}{%- do props.pop('along_max') -%}{%- endif -%}
+    {%- for name in ['along_max', 'along_type'] if props[name] is none -%}{%- do props.pop(name) -%}{%- endfor -%}
     {{- return(props) -}}
 {% endmacro %}
 

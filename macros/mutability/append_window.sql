@@ -1,16 +1,16 @@
 {#- Mutability, append_only: the bounds of `along` a run reads (the rule is append_rule.sql). -#}
 
 {#- The bounds of this run's read of `along`: {prime, low, high, op, props}, from the version
-    table's properties (append_bounds). When settle asks for more of the newest stored values
-    than the properties keep (settle was raised, or few values are stored yet), they are
-    looked up once. Shared by along_min()/along_max() (which the model's SQL may use) and the
+    table's properties (append_bounds), the newest stored values looked up when the properties
+    cannot give them (append_needs_lookup). Shared by along_min()/along_max() (which the model's SQL may use) and the
     materialization (which filters by them anyway). -#}
 {% macro append_window(settings, existing) %}
     {%- set props = tideline.mutability_properties(existing) -%}
     {%- set prime = existing is none or should_full_refresh() or props.get('mutability') is none -%}
-    {%- set recent = fromjson(props.get('along_recent') or '[]') -%}
-    {%- if not prime and props.get('along_max') is not none and recent | length < settings.settle -%}
+    {%- if tideline.append_needs_lookup(settings, props, prime) -%}
         {%- set recent = tideline.newest_along_values(existing, settings.along, settings.settle) -%}
+    {%- else -%}
+        {%- set recent = fromjson(props.get('along_recent') or '[]') -%}
     {%- endif -%}
     {{- return(tideline.append_bounds(settings, props, prime, recent)) -}}
 {% endmacro %}
