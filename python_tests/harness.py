@@ -309,10 +309,12 @@ class Project:
         return relation
 
     def table(self, name: str, columns: Sequence[str] | None = None) -> list[dict]:
+        """The rows of a table or view, in one canonical order (Spark returns them in any order:
+        two reads of an unchanged union view can differ), so that two reads compare with ==."""
         relation = self.fresh(name)
         cols = list(columns) if columns else self.runner.columns(f"select * from {relation}")
         rows = self.runner.rows(f"select {', '.join(cols)} from {relation}")
-        return [dict(zip(cols, row)) for row in rows]
+        return sorted((dict(zip(cols, row)) for row in rows), key=_key)
 
     def assert_table_equals(self, name: str, expected: Iterable[dict], columns: Sequence[str] | None = None) -> None:
         expected = list(expected)
