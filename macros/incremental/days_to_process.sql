@@ -77,11 +77,13 @@
     {%- for r in rows if r.kind == 'date' -%}
         {%- set date = {'event_date': r.event_date, 'new_rows': r.new_rows | int, 'late_rows': r.late_rows | int,
             'pending_rows': r.pending_rows | int, 'processed': r.processed, 'processed_rows': r.processed_rows | int,
-            'skipped_rows': r.skipped_rows | int, 'last_processed_at': r.last_processed_at} -%}
+            'skipped_rows': r.skipped_rows | int, 'last_processed_at': r.last_processed_at,
+            'processed_batch': r.processed_batch} -%}
         {%- if reads_source -%}{%- do date.update({'first_load': r.first_load}) -%}{%- endif -%}
         {%- do dates.append(date) -%}
     {%- endfor -%}
     {{- return({'watermark': bounds.watermark, 'filtered_upper': bounds.filtered_upper, 'reads_up_to': bounds.reads_up_to,
                 'state_files': none if bounds.state_files is none else bounds.state_files | int, 'dates': dates | sort(attribute='event_date'),
-                'window': tideline.window_facts(bounds) if window_lower else none}) -}}
+                'window': tideline.window_facts(bounds) if window_lower else none,
+                'model_runs': bounds.model_runs | int if bounds.model_runs is not none else none}) -}}
 {% endmacro %}

@@ -17,12 +17,14 @@
             watermark,
             filtered_upper,
             {{ 'watermark' if q.backfill else 'filtered_upper' }} as reads_up_to,
-            state_files
+            state_files,
+            model_runs
         from (
             select
                 {% if q.first_build %}cast(null as timestamp){% else %}max(case when {{ q.model_run }} then batch end){% endif %} as watermark,
                 max(case when model = 'tl_filtered_events' and kind = 'run' then batch end) as filtered_upper,
-                {{ tideline.state_files_sql(q.model_name, 'state_file') }} as state_files
+                {{ tideline.state_files_sql(q.model_name, 'state_file') }} as state_files,
+                count(case when {{ q.model_run }} then 1 end) as model_runs
             from state   -- an aggregate: one row, with no state too
         ) as bounds
     ),
@@ -42,6 +44,7 @@
             struct(state.processed_rows, state.skipped_rows, state.last_processed_at) as model_state,
             case when state.model = '{{ q.model_name }}' and state.kind = 'date' then state.first_load end as first_load,
             case when state.model = '{{ q.model_name }}' and state.kind = 'date' and state.lower_limit is not null then 1 end as row_v2,
+            case when state.model = '{{ q.model_name }}' and state.kind = 'date' and state.processed then state.batch end as processed_batch,
             case when state.{{ q.model_run }} then state.batch end as run_batch,
             case when state.{{ q.model_run }} then state.watermark end as run_watermark
             {%- for c in q.window_columns if q.window %},
@@ -61,10 +64,10 @@
         {%- endif %}
         {%- if q.window %}
         union all
-        select event_date, new_rows, late_rows, null, null, first_load, null, null, null, {{ q.window_columns | join(', ') }}
+        select event_date, new_rows, late_rows, null, null, first_load, null, null, null, null, {{ q.window_columns | join(', ') }}
         from window_events
         {%- endif %}
         union all   -- one row of nulls: the total row exists with no state and no window too
-        select null, null, null, null, null, null, null, null, null {%- for c in q.window_columns if q.window %}, null{% endfor %}
+        select null, null, null, null, null, null, null, null, null, null {%- for c in q.window_columns if q.window %}, null{% endfor %}
     ),
 {% endmacro %}

@@ -13,6 +13,7 @@
             max_by(model_state, state_order) as current_state,
             min(first_load) as first_load,
             count(row_v2) as rows_v2,
+            max(processed_batch) as processed_batch,
             max(run_batch) as run_batch,
             max(run_watermark) as run_watermark
             {%- if q.window %},
@@ -83,7 +84,9 @@
         case when processed then {{ tideline.ts(q.now) }} else current_state.last_processed_at end as last_processed_at,
         case when is_total then {{ bounds[3] }} end as state_files,
         cast(first_load as string) as first_load,
-        case when is_total then rows_v2 end as rows_v2
+        case when is_total then rows_v2 end as rows_v2,
+        cast(processed_batch as string) as processed_batch,
+        case when is_total then {{ 'reads.model_runs' if not q.reads_source else 'cast(null as bigint)' }} end as model_runs
         {%- if q.window %},
         {{ tideline.window_columns_sql() | indent(8) }}
         {%- endif %}

@@ -16,9 +16,11 @@
 {#- The reader's view `view` as `select_sql`, its data table `data` (if any) named in its
     properties. `rebuild_run`: the invocation of a rebuild into a new table, whose pending runs
     the view counts as committed (select_sql was built with it), recorded so that a rerun knows
-    the swap happened. -#}
-{% macro replace_reader_view(view, select_sql, data=none, rebuild_run=none) %}
+    the swap happened. `extra`: more properties the capability records (a merged daily
+    aggregate's measures). -#}
+{% macro replace_reader_view(view, select_sql, data=none, rebuild_run=none, extra={}) %}
     {%- set properties = {'tideline.data_table': tideline.data_table_name(data)} if data is not none else {} -%}
+    {%- do properties.update(extra) -%}
     {%- if rebuild_run -%}{%- do properties.update({'tideline.rebuild_run': rebuild_run}) -%}{%- endif -%}
     {% call statement('create_view', fetch_result=false) %}
         create or replace view {{ view }}
@@ -55,9 +57,10 @@
 {% endmacro %}
 
 {#- A rebuild into the new table `data` has committed its pending state: swap the readers onto
-    it (view_sql: the view's select, counting the pending runs), then finish the swap. -#}
-{% macro swap_data_table(model_name, view, view_sql, data, stale) %}
-    {%- do tideline.replace_reader_view(view, view_sql, data, tideline.run_id()) -%}
+    it (view_sql: the view's select, counting the pending runs; `extra`: more view properties,
+    replace_reader_view), then finish the swap. -#}
+{% macro swap_data_table(model_name, view, view_sql, data, stale, extra={}) %}
+    {%- do tideline.replace_reader_view(view, view_sql, data, tideline.run_id(), extra) -%}
     {%- do tideline.checkpoint(model_name, 'swapped') -%}
     {%- do tideline.finish_swap(model_name, {'stale': [stale], 'rebuild_run': tideline.run_id()}) -%}
 {% endmacro %}

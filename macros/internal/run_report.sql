@@ -1,12 +1,14 @@
 {#- What a run reports: its line in dbt's log, its result for dbt, and the checkpoints a test
     may stop it at. -#}
 
-{#- One line per model per run in dbt's log (contract 6). -#}
-{% macro log_run(model_name, lower, upper, rows_read, rows_written, days, duplicates_dropped=0, rows_rejected=0, late_rows_skipped=0, rows_without_load_time=0) %}
+{#- One line per model per run in dbt's log (contract 6); `path`: a daily aggregate's (merge or
+    recompute). -#}
+{% macro log_run(model_name, lower, upper, rows_read, rows_written, days, duplicates_dropped=0, rows_rejected=0, late_rows_skipped=0, rows_without_load_time=0, path=none) %}
     {%- set window = 'window ({}, {}]'.format(lower, upper) if lower is not none else 'first window, up to {}'.format(upper) -%}
     {%- set warning = ", WARNING: source rows without load_tstamp (never processed) {}".format(rows_without_load_time) if rows_without_load_time | int > 0 else "" -%}
-    {{ log("tideline {}: {}, rows read {}, rows written {}, dates processed {}, late rows skipped {}, duplicates dropped {}, rows rejected {}{}".format(
-        model_name, window, rows_read, rows_written, days, late_rows_skipped, duplicates_dropped, rows_rejected, warning), info=true) }}
+    {%- set path = ", path {}".format(path) if path else "" -%}
+    {{ log("tideline {}: {}, rows read {}, rows written {}, dates processed {}, late rows skipped {}, duplicates dropped {}, rows rejected {}{}{}".format(
+        model_name, window, rows_read, rows_written, days, late_rows_skipped, duplicates_dropped, rows_rejected, path, warning), info=true) }}
 {% endmacro %}
 
 {#- The model's result for dbt (a materialization must leave a 'main' result): stored, not

@@ -1,0 +1,60 @@
+{#- Daily aggregates, merge path: the SQL of its parts (see daily_merge.sql). -#}
+
+{#- The rows of the parts table `data` that committed runs wrote (`runs_sql`), merged: one row
+    per key (every column of the select that is not a measure), each measure merged by its
+    kind, in the select's column order, with the newest batch as _tl_batch. `where`: a
+    predicate on the parts (dates); `run`: the run the merged rows are tagged with (_tl_run),
+    for a compaction. -#}
+{% macro merged_parts_sql(data, columns, measures, runs_sql, where='true', run=none) %}
+    {%- set merges = tideline.measure_merges() -%}
+    {%- set keys = columns | map(attribute='name') | reject('in', measures) | list -%}
+    {% set sql %}
+        select
+            {%- for c in columns %}
+            {% if c.name in measures %}{{ merges[measures[c.name]] }}({{ c.name }}) as {{ c.name }}{% else %}{{ c.name }}{% endif %},
+            {%- endfor %}
+            max(_tl_batch) as _tl_batch
+            {%- if run %},
+            '{{ run }}' as _tl_run
+            {%- endif %}
+        from {{ data }}
+        where _tl_run in ({{ runs_sql }})
+            and {{ where }}
+        group by {{ keys | join(', ') }}
+    {% endset %}
+    {{- return(sql) -}}
+{% endmacro %}
+
+{#- Which filtered events a run's partial aggregate reads: of each processed date, the rows
+    committed after the batch the date was last processed at (all of them for a date never
+    processed), up to the batch the run reads up to. -#}
+{% macro new_rows_of_dates_sql(dates, reads_up_to) %}
+    {% set sql %}
+        event_date in {{ tideline.date_list(dates | map(attribute='event_date') | list) }}
+        and _tl_batch <= {{ tideline.ts(reads_up_to) }}
+        and (
+            {%- for d in dates %}
+            {{ 'or ' if not loop.first }}(event_date = date'{{ d.event_date }}' {%- if d.processed_batch %} and _tl_batch > {{ tideline.ts(d.processed_batch) }}{% endif %})
+            {%- endfor %}
+        )
+    {% endset %}
+    {{- return(sql | trim) -}}
+{% endmacro %}
+
+{#- The dates to compact: those the model's last `runs` committed runs processed. -#}
+{% macro recently_processed_dates_sql(model_name, runs) %}
+    {% set sql %}
+        select distinct cast(event_date as string) as event_date
+        from {{ tideline.state_table() }}
+        where model = '{{ model_name }}' and kind = 'date' and processed
+            and batch >= (
+                select min(batch) from (
+                    select batch from {{ tideline.state_table() }}
+                    where model = '{{ model_name }}' and kind = 'run'
+                    order by batch desc
+                    limit {{ runs }}
+                ) as newest_runs
+            )
+    {% endset %}
+    {{- return(sql) -}}
+{% endmacro %}

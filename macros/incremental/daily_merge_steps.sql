@@ -1,0 +1,73 @@
+{#- Daily aggregates, merge path: a run's steps (daily_merge.sql). -#}
+
+{#- A rebuild: the whole aggregate (`with_rows` false: none, the empty first build of a model
+    with nothing to read yet) into a new parts table, one part of this run, then the commit,
+    which replaces the model's state. With a live table the new one is the other slot, the
+    commit goes under the pending key and one view replacement swaps readers onto it. Returns
+    the rows written. -#}
+{% macro _merge_rebuild(view, existing, model_sql, marker, date_column, measures, tables, plan, format, with_rows) %}
+    {%- set model_name = view.identifier -%}
+    {%- set rows_sql = tideline._daily_rows_sql(model_sql, marker, '_tl_batch <= {}'.format(tideline.ts(plan.reads_up_to)) if with_rows else 'false', plan.reads_up_to if with_rows else none) -%}
+    {%- do tideline.check_date_column(model_name, rows_sql, date_column) -%}
+    {%- do tideline.check_measure_columns(model_name, rows_sql, date_column, measures) -%}
+    {%- set beside = tables.live is not none -%}
+    {%- set data = tables.next if beside else tables.data -%}
+    {%- do tideline.replace_table(data, '{} distribute by {}'.format(rows_sql, date_column), date_column, none, format) -%}
+    {%- do tideline.checkpoint(model_name, 'written') -%}
+    {%- if not with_rows -%}
+        {%- do tideline._merge_view(view, existing, data, measures, none) -%}
+        {{- return(0) -}}
+    {%- endif -%}
+    {%- set count_sql -%}select count(*) as written from {{ data }}{%- endset -%}
+    {%- set rows_written = tideline.query_rows(count_sql)[0].written | int -%}
+    {%- set path = {'name': 'merge', 'rows_read': none, 'state_key': tideline.pending_state_key(model_name) if beside else none} -%}
+    {%- set process_dates = plan.dates | selectattr('processed') | map(attribute='event_date') | list -%}
+    {%- do tideline._commit_daily_run(model_name, plan, plan.dates | selectattr('processed') | list, process_dates, rows_written, none, false, path) -%}
+    {%- if beside -%}
+        {%- do tideline.swap_data_table(model_name, view, tideline._merge_view_sql(model_name, data, measures, tideline.run_id()), data, tables.live,
+                                        tideline._merge_view_properties(measures)) -%}
+    {%- else -%}
+        {%- do tideline._merge_view(view, existing, data, measures, none, true) -%}
+    {%- endif -%}
+    {{- return(rows_written) -}}
+{% endmacro %}
+
+{#- A later run's part: the model's select over the new filtered events of the processed dates,
+    appended in the table's column order; returns the rows it appended (one count of this run's
+    rows in those dates' partitions). -#}
+{% macro _merge_append(model_name, model_sql, marker, date_column, data, plan, processed) %}
+    {%- if not processed -%}{{ return(0) }}{%- endif -%}
+    {%- set rows_sql = tideline._daily_rows_sql(model_sql, marker, tideline.new_rows_of_dates_sql(processed, plan.reads_up_to), plan.reads_up_to) -%}
+    {%- set columns = tideline.cached_columns(data) or (adapter.get_columns_in_relation(data) | map(attribute='name') | list) -%}
+    {% call statement('append_part', fetch_result=false) %}
+        insert into {{ data }} partition ({{ date_column }})
+        select {{ columns | join(', ') }}
+        from ({{ rows_sql }}) as part
+        distribute by {{ date_column }}
+    {% endcall %}
+    {%- do tideline.checkpoint(model_name, 'written') -%}
+    {% set count_sql %}
+        select count(*) as written
+        from {{ data }}
+        where {{ date_column }} in {{ tideline.date_list(processed | map(attribute='event_date') | list) }}
+            and _tl_run = '{{ tideline.run_id() }}'
+    {% endset %}
+    {{- return(tideline.query_rows(count_sql)[0].written | int) -}}
+{% endmacro %}
+
+{#- After a commit: the dates the last `runs` runs processed get their committed parts merged
+    into one row per key, tagged with this (committed) run; parts no commit names are dropped
+    with them. One insert overwrite of those dates' partitions. -#}
+{% macro _merge_compact(model_name, date_column, measures, data, runs) %}
+    {%- set dates = tideline.query_rows(tideline.recently_processed_dates_sql(model_name, runs)) | map(attribute='event_date') | list -%}
+    {%- if not dates -%}{{ return(none) }}{%- endif -%}
+    {%- set columns = tideline.cached_columns(data) or (adapter.get_columns_in_relation(data) | map(attribute='name') | list) -%}
+    {%- set merged = tideline.merged_parts_sql(data, tideline._merge_columns(columns), measures, tideline.committed_runs_sql(model_name),
+                                                '{} in {}'.format(date_column, tideline.date_list(dates)), tideline.run_id()) -%}
+    {% call statement('compact_parts', fetch_result=false) %}
+        insert overwrite table {{ data }} partition ({{ date_column }})
+        select {{ columns | join(', ') }}
+        from ({{ merged }}) as merged
+        distribute by {{ date_column }}
+    {% endcall %}
+{% endmacro %}
