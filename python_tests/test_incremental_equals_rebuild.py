@@ -15,6 +15,7 @@ from hypothesis import given, strategies as st
 
 from harness import (FROM_SOURCE, OVER_FILTERED, Project, assert_rows_equal, assert_same_as_over_filtered_events, data_rows,
                      end_to_end_property)
+from merged_rows import MERGED, expected_rows, merged_rows
 from reference import Pipeline, Settings, source_rows
 from tideline_tools.generator import EventWorld
 
@@ -26,7 +27,7 @@ LAST = WORLD.last_arrival().replace(tzinfo=None)
 HOURS = int((LAST - FIRST_HOUR).total_seconds() // 3600)
 BASE = {"tideline__start_date": "2025-08-01", "tideline__dedupe_lookback_days": 3}
 # daily_user_events_from_source reads the source itself (source_events()), with its own windows
-SELECT = ["tl_filtered_events", OVER_FILTERED, "user_attributes", FROM_SOURCE]
+SELECT = ["tl_filtered_events", OVER_FILTERED, "user_attributes", FROM_SOURCE, MERGED]
 CATCH_UP = {**BASE, "tideline__min_rows_to_process": 1, "tideline__reprocess_days": 3650,
             "tideline__backfill_limit_days": 3650, "tideline__now": str(LAST)}
 
@@ -70,15 +71,18 @@ def test_random_loads_and_runs_end_equal_to_a_full_refresh(project, runner, cuts
             project.dbt("run", "--select", *SELECT, vars=run_vars)
             reference.run(source_rows(project), now, settings_of(run_vars))
             project.assert_table_equals(OVER_FILTERED, reference.daily_user_activity())
+            assert_rows_equal(merged_rows(project), expected_rows(reference), label=f"{MERGED}: run at {now} (cuts {cuts})")
             assert_same_as_over_filtered_events(project, f"run at {now} (cuts {cuts})")
     project.load(WORLD, until=LAST)
     # Catch up: the documented repair thresholds, as many runs as the window needs (one here).
     project.dbt("run", "--select", *SELECT, vars=CATCH_UP)
     reference.run(source_rows(project), LAST, settings_of(CATCH_UP))
     project.assert_table_equals(OVER_FILTERED, reference.daily_user_activity())
+    assert_rows_equal(merged_rows(project), expected_rows(reference), label=f"{MERGED}: catch-up (cuts {cuts})")
     assert_same_as_over_filtered_events(project, f"catch-up (cuts {cuts})")
     rebuild.dbt("run", "--full-refresh", "--select", *SELECT, vars=CATCH_UP)
-    for table in SELECT:
+    assert_rows_equal(merged_rows(project), merged_rows(rebuild), label=f"{MERGED}: incremental vs full refresh (cuts {cuts})")
+    for table in [t for t in SELECT if t != MERGED]:
         assert_rows_equal(comparable(project, table), comparable(rebuild, table),
                           label=f"{table}: incremental vs full refresh (cuts {cuts})")
     assert project.rows(f"select count(*) from {project.fresh('daily_user_activity')}")[0][0] > 0

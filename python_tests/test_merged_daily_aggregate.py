@@ -16,13 +16,13 @@ import datetime as dt
 
 import pytest
 
-from harness import OVER_FILTERED, Project, assert_rows_equal, date_state
+from merged_rows import MERGED, expected_rows, merged_rows
+from harness import ICEBERG_CATALOG, OVER_FILTERED, CrashPoints, Project, assert_rows_equal, date_state, rows_equal
 from reference import Pipeline, Settings, source_rows
 from tideline_tools.generator import EventWorld
 
 pytestmark = pytest.mark.formats("delta", "parquet", "iceberg")
 
-MERGED = "daily_user_activity_merged"
 WORLD = EventWorld(seed=733, start=dt.datetime(2025, 6, 1), days=4, events_per_day=90, users=9,
                    late_share=0.2, max_late_days=3, duplicate_share=0.05, reload_share=0.06,
                    reload_after_days=1, pre_start_share=0.05, pre_start_days=1, bot_share=0.03, bot_users=1)
@@ -33,30 +33,6 @@ SETTINGS = Settings(start_date=dt.date(2025, 6, 1), backfill_limit_days=2, repro
 SELECT = ["tl_filtered_events", OVER_FILTERED, MERGED]
 RUN_TIMES = [dt.datetime(2025, 6, 1, 9), dt.datetime(2025, 6, 2, 1), dt.datetime(2025, 6, 2, 13),
              dt.datetime(2025, 6, 4, 2), dt.datetime(2025, 6, 5, 8), dt.datetime(2025, 6, 6, 8), dt.datetime(2025, 6, 7, 8)]
-# the merged view read as the reference's columns: a first and last value from their structs,
-# the distinct operating systems from their HLL sketch (exact at these few values)
-READ = ["event_date", "attribute_key", "event_count", "page_views", "page_pings", "transactions",
-        "round(revenue, 6) as revenue", "first_event_tstamp", "last_event_tstamp",
-        "first_os.os_family as first_os_family", "last_os.os_family as last_os_family",
-        "hll_sketch_estimate(os_sketch) as os_count"]
-
-
-def merged_rows(project) -> list[dict]:
-    relation = project.fresh(MERGED)
-    names = [c.split(" as ")[-1] for c in READ]
-    rows = [dict(zip(names, r)) for r in project.rows(f"select {', '.join(READ)} from {relation}")]
-    return sorted(rows, key=lambda r: (r["event_date"], str(r["attribute_key"])))
-
-
-def expected_rows(reference: Pipeline) -> list[dict]:
-    out = []
-    for r in reference.daily_user_activity():
-        row = {k: v for k, v in r.items() if k != "os_families"}
-        row["os_count"] = len([o for o in r["os_families"] if o is not None])
-        out.append(row)
-    return sorted(out, key=lambda r: (r["event_date"], str(r["attribute_key"])))
-
-
 def assert_as_the_reference(project, reference: Pipeline, label: str) -> None:
     assert_rows_equal(merged_rows(project), expected_rows(reference), label=f"{label}: merged rows against the reference")
     assert_rows_equal(date_state(project, MERGED), date_state(project, OVER_FILTERED),
@@ -92,3 +68,38 @@ def test_every_run_merges_to_the_reference_and_a_rebuild_gives_the_same(project,
     project.dbt("run", "--full-refresh", "--select", MERGED, vars=catch_up)
     assert_rows_equal(merged_rows(project), before, label="after a --full-refresh")
     assert project.data_tables(MERGED) == [f"{MERGED}__tl_data_b"]
+
+
+def test_a_crash_after_any_statement_then_a_rerun_gives_the_uninterrupted_result(project, crash_report):
+    """Every storage-changing statement of its runs (first build, appends, compactions, a
+    --full-refresh into the other slot and its swap) is a crash point (harness.CrashPoints);
+    after each run the merged rows are the reference's, and after each crash readers see the
+    rows before the run or those after it, never a part of the run that died."""
+    project.reset()
+    points = CrashPoints(project, [f"{ICEBERG_CATALOG}.{project.schema}"])
+    reference = Pipeline(SETTINGS)
+    settings = Settings(**{**SETTINGS.__dict__, "backfill_limit_days": 30})
+    run_vars = {**VARS, "tideline__compact_every": 2, "tideline__backfill_limit_days": 30}
+    times = RUN_TIMES[1:] if project.file_format == "delta" else RUN_TIMES[1:4]
+    for index, now in enumerate(times):
+        project.load(WORLD, until=now, cadence_seconds=3600)
+        last = index == len(times) - 1   # the last run catches up: nothing stays held
+        these = {**run_vars, "tideline__now": str(now), **({"tideline__min_rows_to_process": 1, "tideline__reprocess_days": 3650} if last else {})}
+        before = merged_rows(project)
+        reference.run(source_rows(project), now, Settings(**{**settings.__dict__, **({"min_rows_to_process": 1, "reprocess_days": 3650} if last else {})}))
+        after = expected_rows(reference)
+        points.until_done(lambda on_event: project.dbt("run", "--select", "tl_filtered_events", MERGED, on_event=on_event,
+                                                       expect_success=False, vars=these),
+                          f"run at {now}", after_crash=lambda label: _before_or_after(project, before, after, label))
+        assert_rows_equal(merged_rows(project), after, label=f"run at {now}: against the reference")
+    points.until_done(lambda on_event: project.dbt("run", "--full-refresh", "--select", MERGED, on_event=on_event, expect_success=False,
+                                                   vars=these), "--full-refresh",
+                      after_crash=lambda label: _before_or_after(project, after, after, label))
+    assert_rows_equal(merged_rows(project), after, label="after a --full-refresh")
+    assert MERGED in points.nodes(), points.nodes()
+    crash_report(points.report(f"merged daily aggregate ({project.file_format})"))
+
+
+def _before_or_after(project, before: list[dict], after: list[dict], label: str) -> None:
+    seen = merged_rows(project)
+    assert rows_equal(seen, before) or rows_equal(seen, after), f"{label}: readers see neither the rows before the run nor those after it"

@@ -14,6 +14,9 @@ sees only what was loaded by then; each computes page views and events per user 
   * tideline        `tl_filtered_events` + one `tideline_daily_aggregate` over it
                     (filtered_events(); reprocess_days 14, min_rows_to_process 1: exact),
                     project tideline_tools/peer/tideline: two models, two writes a run;
+  * tideline, merge path  the same daily aggregate with its measures declared (config
+                    `measures`): a run appends the partial aggregate of the new filtered events
+                    of the dates it processes, the model is a view merging the parts;
   * tideline, source_events()  the same daily aggregate over source_events(): it reads the
                     source itself with its own run window, one model and one write a run;
   * microbatch L    dbt's `microbatch` strategy with a lookback of L days (3 and 10), as dbt
@@ -57,7 +60,7 @@ MICROBATCH_PROJECT = PEER_DIR / "microbatch"
 SOURCE_SCHEMA = "peer_source"
 START = dt.datetime(2025, 1, 1)
 MICRO = dt.timedelta(microseconds=1)
-SYSTEM_KEYS = ("tideline", "source", "mb3", "mb10", "plain", "floor", "hand")   # --systems
+SYSTEM_KEYS = ("tideline", "merge", "source", "mb3", "mb10", "plain", "floor", "hand")   # --systems
 ICEBERG_CATALOG = "tideline_iceberg"   # the var tideline__iceberg_catalog of the project's profiles
 
 
@@ -190,6 +193,14 @@ class TidelineSource(Tideline):
     name = "tideline, source_events()"
     model = "daily_user_events_source"
     select = "daily_user_events_source"
+
+
+class TidelineMerged(Tideline):
+    """The same daily aggregate with its measures declared (the merge path): two models, two
+    appends a run."""
+    name = "tideline, merge path"
+    model = "daily_user_events_merged"
+    select = "+daily_user_events_merged"
 
 
 class Microbatch:
@@ -367,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
     world = EventWorld(seed=args.seed, start=START, days=args.days, events_per_day=args.events_per_day,
                        users=args.users, late_share=args.late_share, max_late_days=args.max_late_days,
                        duplicate_share=0, reload_share=0, pre_start_share=0, bot_share=0)
-    schemas = [SOURCE_SCHEMA, "peer_tideline", "peer_tideline_src", "peer_tideline_src_cu", "peer_mb3", "peer_mb10", "peer_plain", "peer_floor",
+    schemas = [SOURCE_SCHEMA, "peer_tideline", "peer_tideline_merge", "peer_tideline_merge_cu", "peer_tideline_src", "peer_tideline_src_cu", "peer_mb3", "peer_mb10", "peer_plain", "peer_floor",
                "peer_hand", "peer_tideline_cu", "peer_mb_cu", "peer_plain_cu", "peer_floor_cu", "peer_hand_cu"]
     for schema in schemas:
         drop_schema(runner, schema)
@@ -377,7 +388,8 @@ def main(argv: list[str] | None = None) -> int:
 
     # built only when wanted: a system's constructor may create its tables
     systems = [make() for key, make in [
-        ("tideline", lambda: Tideline("peer_tideline")), ("source", lambda: TidelineSource("peer_tideline_src")),
+        ("tideline", lambda: Tideline("peer_tideline")), ("merge", lambda: TidelineMerged("peer_tideline_merge")),
+        ("source", lambda: TidelineSource("peer_tideline_src")),
         ("mb3", lambda: Microbatch("peer_mb3", 3, catalog)), ("mb10", lambda: Microbatch("peer_mb10", 10, catalog)),
         ("plain", lambda: PlainDbtExact("peer_plain", catalog)), ("floor", lambda: PlainDbtFloor("peer_floor", catalog)),
         ("hand", lambda: HandWritten(runner.spark, peer_schema("peer_hand", fmt), fmt))] if key in wanted]
@@ -410,7 +422,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_catch_up:
         final = START + dt.timedelta(days=args.days)
         catch_up = [make() for key, make in [
-            ("tideline", lambda: Tideline("peer_tideline_cu")), ("source", lambda: TidelineSource("peer_tideline_src_cu")),
+            ("tideline", lambda: Tideline("peer_tideline_cu")), ("merge", lambda: TidelineMerged("peer_tideline_merge_cu")),
+            ("source", lambda: TidelineSource("peer_tideline_src_cu")),
             ("mb3", lambda: Microbatch("peer_mb_cu", 3, catalog)), ("plain", lambda: PlainDbtExact("peer_plain_cu", catalog)),
             ("floor", lambda: PlainDbtFloor("peer_floor_cu", catalog)), ("hand", lambda: HandWritten(runner.spark, peer_schema("peer_hand_cu", fmt), fmt))] if key in wanted]
         results = {}

@@ -10,9 +10,12 @@
     {%- set rows_sql = tideline._daily_rows_sql(model_sql, marker, '_tl_batch <= {}'.format(tideline.ts(plan.reads_up_to)) if with_rows else 'false', plan.reads_up_to if with_rows else none) -%}
     {%- do tideline.check_date_column(model_name, rows_sql, date_column) -%}
     {%- do tideline.check_measure_columns(model_name, rows_sql, date_column, measures) -%}
-    {%- set beside = tables.live is not none -%}
-    {%- set data = tables.next if beside else tables.data -%}
-    {%- do tideline.replace_table(data, '{} distribute by {}'.format(rows_sql, date_column), date_column, none, format) -%}
+    {#- beside the live parts while readers read them; a model that is a table (the recompute
+        path's, taken over by --full-refresh) has no readers of its parts: they are replaced -#}
+    {%- set beside = tables.live is not none and existing is not none and existing.type == 'view' -%}
+    {%- set in_place = not beside and tables.live is not none and not tables.converting -%}
+    {%- set data = tables.live if in_place else tables.next -%}
+    {%- do tideline.replace_table(data, '{} distribute by {}'.format(rows_sql, date_column), date_column, data if in_place else none, format) -%}
     {%- do tideline.checkpoint(model_name, 'written') -%}
     {%- if not with_rows -%}
         {%- do tideline._merge_view(view, existing, data, measures, none) -%}
@@ -28,6 +31,7 @@
                                         tideline._merge_view_properties(measures)) -%}
     {%- else -%}
         {%- do tideline._merge_view(view, existing, data, measures, none, true) -%}
+        {%- if tables.live is not none and not in_place -%}{%- do adapter.drop_relation(tables.live) -%}{%- endif -%}
     {%- endif -%}
     {{- return(rows_written) -}}
 {% endmacro %}

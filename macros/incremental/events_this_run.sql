@@ -2,12 +2,13 @@
 
 {#- The source events of this run's window, one row per event_id, with the source's columns.
 
-    Duplicates are resolved here, deterministically, in one ranked scan of the source: the
-    window's copies and the copies loaded before the window (within
-    tideline__dedupe_lookback_days of it, partition-pruned on load_date) are ranked per event_id
-    in first_copy_order(); the first copy is kept when it is one of the window's. Since
-    first_copy_order() starts with load_tstamp, a copy loaded before the window always ranks
-    first: a window copy of an event_id already loaded loses to it, whatever its derived_tstamp.
+    Duplicates are resolved here, deterministically: the window's copies are ranked per event_id
+    in first_copy_order() and the first is kept, unless the event_id was loaded before the
+    window (within tideline__dedupe_lookback_days of it, partition-pruned on load_date): one
+    anti join against the event_ids alone of those earlier loads. Since first_copy_order()
+    starts with load_tstamp, this is the first copy of all of them (a copy loaded before the
+    window would rank first: a window copy of an event_id already loaded loses to it, whatever
+    its derived_tstamp), at the cost of reading the earlier loads' ids only, not their rows.
     Rows without an event_id are left out (and counted as rejected). The two markers are
     replaced by the run's limits. The source's columns are listed (one describe) so that Spark
     reads only the columns a query uses. -#}
@@ -21,9 +22,15 @@
                 {{ columns | join(', ') }},
                 row_number() over (partition by event_id order by {{ tideline.first_copy_order() }}) as copy_rank
             from {{ events }}
-            where /* tideline: the window and the copies loaded before it */ true
+            where /* tideline: the window and the copies loaded before it */ true and /* tideline: in the window */ true
         ) as copies
-        where copy_rank = 1 and event_id is not null and /* tideline: in the window */ true
+        left anti join (
+            select event_id
+            from {{ events }}
+            where /* tideline: the window and the copies loaded before it */ true and not (/* tideline: in the window */ true)
+        ) as loaded_before
+        on copies.event_id = loaded_before.event_id
+        where copy_rank = 1 and copies.event_id is not null
     ) as events_this_run
 {%- endmacro %}
 

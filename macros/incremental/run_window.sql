@@ -29,11 +29,12 @@
 {#- The CTEs that read one run window of the source, shared by the decide query of
     tl_filtered_events and that of a daily aggregate over source_events():
       limits        the run limits (limits_sql) and the load checks;
-      copies_by_id  one row per event_id of the window's copies and those loaded before it
-                    (within the dedupe lookback, as events_this_run() reads them): its first
-                    copy in first_copy_order() (min of a struct that starts with first_copy_columns():
+      copies_by_id  one row per event_id of the window's copies: its first copy in
+                    first_copy_order() (min of a struct that starts with first_copy_columns():
                     the copy events_this_run() ranks first), and how many of its copies, and
                     the newest, the window holds;
+      loaded_before the event_ids loaded before the window (within the dedupe lookback, as
+                    events_this_run() reads them): their ids alone, whose window copies lose;
       window_events what the run counts of each event_id, in the columns the decide queries
                     sum (window_event_columns): the event's date and 1 in new_rows when the
                     window keeps it (a first copy of the window, usable and wanted, as
@@ -47,6 +48,7 @@
     {%- set upper_sql = tideline.window_upper_sql(lower) -%}
     {%- set order = tideline.first_copy_columns() -%}
     {%- set others = tideline.required_source_columns().keys() | reject('in', order + ['event_id']) | list -%}
+    {%- set markers = tideline._run_window_markers() -%}
         limits as (
             {{ tideline.limits_sql(lower) }}
         ),
@@ -55,11 +57,17 @@
             select
                 event_id,
                 min(struct({{ (order + others) | join(', ') }})) as first_copy,
-                count_if(load_tstamp > {{ lower[0] }}) as window_copies,
-                max(case when load_tstamp > {{ lower[0] }} then load_tstamp end) as newest_load
+                count(*) as window_copies,
+                max(load_tstamp) as newest_load
             from {{ source('tideline', 'events') }}
-            where {{ tideline.with_run_window(tideline._run_window_markers()[0], lower, upper_sql, tideline.now()[:10]) }}
+            where {{ tideline.with_run_window('{} and {}'.format(markers[0], markers[1]), lower, upper_sql, tideline.now()[:10]) }}
             group by event_id
+        ),
+
+        loaded_before as (
+            select distinct event_id
+            from {{ source('tideline', 'events') }}
+            where {{ tideline.with_run_window('{} and not ({})'.format(markers[0], markers[1]), lower, upper_sql, tideline.now()[:10]) }}
         ),
 
         window_events as (
@@ -81,9 +89,10 @@
                         and {{ tideline.filtered_events_predicate() }} as kept
                 from (
                     select
-                        event_id, window_copies, newest_load, first_copy.*,
-                        event_id is not null and first_copy.load_tstamp > {{ lower[0] }} as first_in_window
+                        copies_by_id.event_id, window_copies, newest_load, first_copy.*,
+                        copies_by_id.event_id is not null and loaded_before.event_id is null as first_in_window
                     from copies_by_id
+                    left join loaded_before on copies_by_id.event_id = loaded_before.event_id
                 ) as first_copies
             ) as judged
             union all
