@@ -45,6 +45,9 @@
         {%- do log("tideline {}: {}; nothing to do (path merge)".format(model_name, why), info=true) -%}
         {%- if tables.live is none -%}
             {%- do tideline._merge_rebuild(view, existing, model_sql, marker, date_column, measures, tables, plan, format, false) -%}
+        {%- else -%}
+            {#- a run that died between its commit and the view's creation -#}
+            {%- do tideline._merge_view(view, existing, tables.live, measures, none) -%}
         {%- endif -%}
         {{ return(none) }}
     {%- endif -%}

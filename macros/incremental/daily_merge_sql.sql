@@ -27,11 +27,17 @@
 
 {#- Which filtered events a run's partial aggregate reads: of each processed date, the rows
     committed after the batch the date was last processed at (all of them for a date never
-    processed), up to the batch the run reads up to. -#}
+    processed), up to the batch the run reads up to. When every date was processed before, the
+    oldest of those batches bounds them all too: a predicate Spark pushes into the files' column
+    statistics, so that the files of older batches are skipped unread. -#}
 {% macro new_rows_of_dates_sql(dates, reads_up_to) %}
+    {%- set batches = dates | map(attribute='processed_batch') | list -%}
     {% set sql %}
         event_date in {{ tideline.date_list(dates | map(attribute='event_date') | list) }}
         and _tl_batch <= {{ tideline.ts(reads_up_to) }}
+        {%- if none not in batches %}
+        and _tl_batch > {{ tideline.ts(batches | min) }}
+        {%- endif %}
         and (
             {%- for d in dates %}
             {{ 'or ' if not loop.first }}(event_date = date'{{ d.event_date }}' {%- if d.processed_batch %} and _tl_batch > {{ tideline.ts(d.processed_batch) }}{% endif %})
