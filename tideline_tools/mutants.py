@@ -41,6 +41,8 @@ WINDOW = ("python_tests/test_rule_run_window.py",)   # the fast tier's run windo
 FOLDS = ("python_tests/test_rule_reductions.py",)    # the fast tier's register reductions against the reference
 CHANNEL_RUNS = ("python_tests/test_rule_channel_runs.py",)   # the fast tier's channel runs against the reference
 APPEND = ("python_tests/test_rule_append_only.py",)          # the fast tier's append_only rule against the reference
+MERGE = ("python_tests/test_merged_daily_aggregate.py", "-k", "every_run and parquet")   # the merge path against the reference
+MERGE_CRASH = ("python_tests/test_merged_daily_aggregate.py", "-k", "crash and parquet")
 
 MUTANTS = [
     # (in_run_window's lower bound is no such spot: the rows at or before it are read anyway, as
@@ -52,7 +54,9 @@ MUTANTS = [
            "    and load_tstamp > {{ lower[0] }}\n    and load_tstamp <= {{ upper_sql }}",
            "    and load_tstamp > {{ lower[0] }}\n    and load_tstamp < {{ upper_sql }}", PIPELINE),
     Mutant("duplicate copies not dropped", "macros/incremental/events_this_run.sql",
-           "where copy_rank = 1 and event_id is not null", "where copy_rank >= 1 and event_id is not null", PIPELINE),
+           "where copy_rank = 1 and copies.event_id is not null", "where copy_rank >= 1 and copies.event_id is not null", PIPELINE),
+    Mutant("a window copy of an id loaded before the window kept", "macros/incremental/events_this_run.sql",
+           "on copies.event_id = loaded_before.event_id", "on copies.event_id = concat(loaded_before.event_id, '#')", WINDOW),
     Mutant("dedupe lookback one day short", "macros/incremental/run_window.sql",
            "date_sub(date'{{ lower[1] }}', {{ lookback }})", "date_sub(date'{{ lower[1] }}', {{ lookback }} - 1)", WINDOW),
     Mutant("a copy loaded before the window does not compete", "macros/incremental/run_window.sql",
@@ -109,6 +113,12 @@ MUTANTS = [
     Mutant("reference: late rows never skipped", "python_tests/reference.py",
            "return on_time > 0 or (pending >= s.min_rows_to_process and recent), pending",
            "return True, pending", PIPELINE),
+    Mutant("merge part re-reads the batch a date was processed at", "macros/incremental/daily_merge_sql.sql",
+           "and _tl_batch > {{ tideline.ts(d.processed_batch) }}", "and _tl_batch >= {{ tideline.ts(d.processed_batch) }}", MERGE),
+    Mutant("merge part bounded by the newest last-processed batch (held rows lost)", "macros/incremental/daily_merge_sql.sql",
+           "and _tl_batch > {{ tideline.ts(batches | min) }}", "and _tl_batch > {{ tideline.ts(batches | max) }}", MERGE),
+    Mutant("merged parts of runs that never committed", "macros/incremental/daily_merge_sql.sql",
+           "        where _tl_run in ({{ runs_sql }})", "        where true or _tl_run in ({{ runs_sql }})", MERGE_CRASH),
 ]
 
 
