@@ -64,7 +64,7 @@
 {% macro _refuse_changed_daily_columns(view) %}
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
     {%- if existing is none or should_full_refresh() -%}{{ return(none) }}{%- endif -%}
-    {%- set have = tideline.cached_columns(existing) or (adapter.get_columns_in_relation(existing) | map(attribute='name') | map('lower') | list) -%}
+    {%- set have = tideline.column_names(existing) -%}
     {%- set want = ['event_date', view.key] -%}
     {%- for a in view.attributes -%}{%- for part in tideline._daily_parts(a) -%}{%- do want.append('{}__{}'.format(a.name, part)) -%}{%- endfor -%}{%- endfor -%}
     {%- set have = have | reject('in', ['_tl_batch', '_tl_run']) | list -%}

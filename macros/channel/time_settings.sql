@@ -47,7 +47,7 @@
         {%- if found is none -%}
             {{ tideline._channel_error(model_name, 'changes', name, "existing relations ({} does not exist)".format(relation)) }}
         {%- endif -%}
-        {%- set columns = tideline.cached_columns(found) or (adapter.get_columns_in_relation(found) | map(attribute='name') | map('lower') | list) -%}
+        {%- set columns = tideline.column_names(found) -%}
         {%- set keys = ['op', names.item_time, names.change_time] + ([names.item_id] if names.item_id else []) -%}
         {%- set missing = (keys + payload | map('first') | list) | reject('in', columns) | list -%}
         {%- if missing -%}

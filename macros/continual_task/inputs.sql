@@ -38,7 +38,7 @@
             {{ tideline._task_error(model_name, 'inputs', name, "existing tables ({} does not exist)".format(relation)) }}
         {%- endif -%}
         {%- set commit_column = (options.get('commit_column') or '_tl_batch') | lower -%}
-        {%- set names = tideline.cached_columns(found) or (adapter.get_columns_in_relation(found) | map(attribute='name') | map('lower') | list) -%}
+        {%- set names = tideline.column_names(found) -%}
         {%- if found.type == 'view' and not ('_tl_batch' in names and '_tl_run' in names) -%}
             {{ tideline._task_error(model_name, 'inputs', name, "tables, or tideline's own outputs ({} is a view: its rows have no commit time of their own)".format(found)) }}
         {%- endif -%}

@@ -42,7 +42,7 @@
 {% macro _merge_append(model_name, model_sql, marker, date_column, data, plan, processed) %}
     {%- if not processed -%}{{ return(0) }}{%- endif -%}
     {%- set rows_sql = tideline._daily_rows_sql(model_sql, marker, tideline.new_rows_of_dates_sql(processed, plan.reads_up_to), plan.reads_up_to) -%}
-    {%- set columns = tideline.cached_columns(data) or (adapter.get_columns_in_relation(data) | map(attribute='name') | list) -%}
+    {%- set columns = tideline.column_names(data) -%}
     {% call statement('append_part', fetch_result=false) %}
         insert into {{ data }} partition ({{ date_column }})
         select {{ columns | join(', ') }}
@@ -65,7 +65,7 @@
 {% macro _merge_compact(model_name, date_column, measures, data, runs) %}
     {%- set dates = tideline.query_rows(tideline.recently_processed_dates_sql(model_name, runs)) | map(attribute='event_date') | list -%}
     {%- if not dates -%}{{ return(none) }}{%- endif -%}
-    {%- set columns = tideline.cached_columns(data) or (adapter.get_columns_in_relation(data) | map(attribute='name') | list) -%}
+    {%- set columns = tideline.column_names(data) -%}
     {%- set merged = tideline.merged_parts_sql(data, tideline._merge_columns(columns), measures, tideline.committed_runs_sql(model_name),
                                                 '{} in {}'.format(date_column, tideline.date_list(dates)), tideline.run_id()) -%}
     {% call statement('compact_parts', fetch_result=false) %}

@@ -10,7 +10,7 @@
 {#- The view's select: the committed parts merged (`pending_run`: a rebuild's, see
     committed_runs_sql). -#}
 {% macro _merge_view_sql(model_name, data, measures, pending_run) %}
-    {%- set table_columns = adapter.get_columns_in_relation(data) | map(attribute='name') | list -%}
+    {%- set table_columns = tideline.column_names(data) -%}
     {{- return(tideline.merged_parts_sql(data, tideline._merge_columns(table_columns), measures, tideline.committed_runs_sql(model_name, pending_run=pending_run))) -}}
 {% endmacro %}
 

@@ -46,7 +46,7 @@
         {{- return(tideline.query_rows(count_sql)[0].written | int) -}}
     {%- endif -%}
     {%- if not process_dates -%}{{ return(0) }}{%- endif -%}
-    {%- set columns = tideline.cached_columns(existing) or (adapter.get_columns_in_relation(existing) | map(attribute='name') | list) -%}
+    {%- set columns = tideline.column_names(existing) -%}
     {% call statement('write', fetch_result=false) %}
         insert overwrite table {{ relation }} partition ({{ date_column }})
         select {{ columns | join(', ') }}

@@ -6,7 +6,7 @@
     {%- if first_run -%}
         {%- do tideline.replace_table(rows_relation, '{} distribute by event_date'.format(select_sql), 'event_date', existing, format) -%}
     {%- else -%}
-        {%- set columns = tideline.cached_columns(existing) or (adapter.get_columns_in_relation(existing) | map(attribute='name') | list) -%}
+        {%- set columns = tideline.column_names(existing) -%}
         {% call statement('write', fetch_result=false) %}
             insert into {{ rows_relation }} partition (event_date)
             select {{ columns | join(', ') }}

@@ -25,3 +25,9 @@
     {%- endfor -%}
     {{- return(columns or none) -}}
 {% endmacro %}
+
+{#- A relation's column names in lower case: from dbt's relation cache when it holds them
+    (cached_columns, no statement), else one `describe` (get_columns_in_relation). -#}
+{% macro column_names(relation) %}
+    {{- return(tideline.cached_columns(relation) or (adapter.get_columns_in_relation(relation) | map(attribute='name') | map('lower') | list)) -}}
+{% endmacro %}
