@@ -51,6 +51,7 @@ import statistics
 import sys
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 from .profile import PROJECT_DIR
 
@@ -60,7 +61,10 @@ MICROBATCH_PROJECT = PEER_DIR / "microbatch"
 SOURCE_SCHEMA = "peer_source"
 START = dt.datetime(2025, 1, 1)
 MICRO = dt.timedelta(microseconds=1)
-SYSTEM_KEYS = ("tideline", "merge", "source", "mb3", "mb10", "plain", "floor", "hand")   # --systems
+SYSTEM_KEYS = ("tideline", "merge", "source", "mb3", "mb10", "plain", "floor", "hand",
+               "tideline3", "tideline10", "merge3", "merge10")   # --systems
+# the systems of the reprocess-window comparison: [key of reprocess_days 3, key of 10]
+REPROCESS_PAIRS = (("tideline3", "tideline10"), ("merge3", "merge10"))
 ICEBERG_CATALOG = "tideline_iceberg"   # the var tideline__iceberg_catalog of the project's profiles
 
 
@@ -175,8 +179,10 @@ class Tideline:
     model = "daily_user_events"
     select = "+daily_user_events"
 
-    def __init__(self, schema: str, reprocess_days: int = 14):
+    def __init__(self, schema: str, reprocess_days: int = 14, named: bool = False):
         self.schema = schema
+        if named:   # one of a reprocess-window pair: the name says its window
+            self.name = f"{self.name}, reprocess_days {reprocess_days}"
         self.vars = {"tideline__events_schema": SOURCE_SCHEMA, "tideline__start_date": START.date().isoformat(),
                      "tideline__reprocess_days": reprocess_days, "tideline__min_rows_to_process": 1,
                      "tideline__backfill_limit_days": 60}
@@ -317,6 +323,44 @@ def compare(runner, table: str) -> tuple[int, int]:
     return int(wrong), int(missed)
 
 
+def read_cost(runner, view: str, last_date: dt.date, reps: int = 5) -> None:
+    """What reading the merge path's model costs against a fully compacted copy of the same rows
+    (one table, one row per key): a day, a week and all of it, each query run `reps` times, the
+    two tables alternating; prints the median of each and their ratio."""
+    compacted = f"{view}__read_compacted"
+    runner.execute(f"drop table if exists {compacted}")
+    runner.execute(f"create table {compacted} using parquet partitioned by (event_date) as select * from {view}")
+    ranges = {"a day": (last_date, last_date), "a week": (last_date - dt.timedelta(days=6), last_date), "all": (START.date(), last_date)}
+    print(f"\nReading the merge path's model ({view}, a view merging the parts) against a fully compacted copy:")
+    print("| read | merged view, median s | compacted table, median s | view / table |")
+    print("|---|---|---|---|")
+    for label, (first, last) in ranges.items():
+        times: dict[str, list[float]] = {view: [], compacted: []}
+        for _ in range(reps):
+            for table in (view, compacted):
+                started = time.monotonic()
+                runner.rows(f"""select count(*), sum(page_views), sum(events) from {table}
+                                where event_date between date'{first}' and date'{last}'""")
+                times[table].append(time.monotonic() - started)
+        merged, flat = statistics.median(times[view]), statistics.median(times[compacted])
+        print(f"| {label} | {merged:.3f} | {flat:.3f} | {merged / flat:.2f}x |")
+    runner.execute(f"drop table if exists {compacted}")
+
+
+def driver_memory(spark) -> str:
+    """The driver's peak memory so far: the JVM's peak resident set (VmHWM of its process; in
+    local mode the driver runs every task too) and the peak use of its heap pools."""
+    jvm = spark.sparkContext._jvm
+    pools = jvm.java.lang.management.ManagementFactory.getMemoryPoolMXBeans()
+    heap_peak = sum(p.getPeakUsage().getUsed() for p in pools if str(p.getType()) == "Heap memory")
+    heap_max = jvm.java.lang.Runtime.getRuntime().maxMemory()
+    pid = jvm.java.lang.ProcessHandle.current().pid()
+    rss = next((line.split()[1] for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                if line.startswith("VmHWM:")), "?")
+    return (f"driver peak memory: resident {int(rss) // 1024 if rss != '?' else '?'} MiB (VmHWM of the JVM), "
+            f"heap {heap_peak / 2**20:.0f} MiB (its pools' peaks summed) of {heap_max / 2**20:.0f} MiB")
+
+
 def summarize(name: str, runs: list[dict], ratios_to: dict[str, list[dict]], quality: tuple[int, int]) -> dict:
     walls = [r["wall"] for r in runs]
     out = {"system": name, "median": statistics.median(walls), "low": min(walls), "high": max(walls),
@@ -378,7 +422,8 @@ def main(argv: list[str] | None = None) -> int:
     world = EventWorld(seed=args.seed, start=START, days=args.days, events_per_day=args.events_per_day,
                        users=args.users, late_share=args.late_share, max_late_days=args.max_late_days,
                        duplicate_share=0, reload_share=0, pre_start_share=0, bot_share=0)
-    schemas = [SOURCE_SCHEMA, "peer_tideline", "peer_tideline_merge", "peer_tideline_merge_cu", "peer_tideline_src", "peer_tideline_src_cu", "peer_mb3", "peer_mb10", "peer_plain", "peer_floor",
+    schemas = [SOURCE_SCHEMA, "peer_tideline", "peer_tideline_merge", "peer_tideline_merge_cu", "peer_tideline_src", "peer_tideline_src_cu",
+               "peer_tideline_r3", "peer_tideline_r10", "peer_tideline_merge_r3", "peer_tideline_merge_r10", "peer_mb3", "peer_mb10", "peer_plain", "peer_floor",
                "peer_hand", "peer_tideline_cu", "peer_mb_cu", "peer_plain_cu", "peer_floor_cu", "peer_hand_cu"]
     for schema in schemas:
         drop_schema(runner, schema)
@@ -387,12 +432,17 @@ def main(argv: list[str] | None = None) -> int:
     run_dbt(["deps"], project_dir=TIDELINE_PROJECT)
 
     # built only when wanted: a system's constructor may create its tables
-    systems = [make() for key, make in [
+    made = [(key, make()) for key, make in [
         ("tideline", lambda: Tideline("peer_tideline")), ("merge", lambda: TidelineMerged("peer_tideline_merge")),
         ("source", lambda: TidelineSource("peer_tideline_src")),
+        ("tideline3", lambda: Tideline("peer_tideline_r3", 3, named=True)),
+        ("tideline10", lambda: Tideline("peer_tideline_r10", 10, named=True)),
+        ("merge3", lambda: TidelineMerged("peer_tideline_merge_r3", 3, named=True)),
+        ("merge10", lambda: TidelineMerged("peer_tideline_merge_r10", 10, named=True)),
         ("mb3", lambda: Microbatch("peer_mb3", 3, catalog)), ("mb10", lambda: Microbatch("peer_mb10", 10, catalog)),
         ("plain", lambda: PlainDbtExact("peer_plain", catalog)), ("floor", lambda: PlainDbtFloor("peer_floor", catalog)),
         ("hand", lambda: HandWritten(runner.spark, peer_schema("peer_hand", fmt), fmt))] if key in wanted]
+    systems = [system for _, system in made]
     runs: dict[str, list[dict]] = {s.name: [] for s in systems}
     print(f"{args.file_format} tables; {args.days} daily runs over {world.rows_total()} events ({args.events_per_day} a day, "
           f"{args.users} users, {args.late_share:.0%} loaded 1-{args.max_late_days} days late)", flush=True)
@@ -414,6 +464,16 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(summarize(system.name, runs[system.name], ratios, compare(runner, system.table())))
     print_table(f"Daily schedule: {args.days} runs, one a day (seconds are wall time of one run in a warm process)",
                 rows, peers)
+    by_key = dict(made)
+    for short, long in REPROCESS_PAIRS:
+        if short in by_key and long in by_key:
+            a, b = runs[by_key[long].name], runs[by_key[short].name]
+            print(f"reprocess window, {by_key[long].name} against {by_key[short].name}: "
+                  f"median ratio {statistics.median(x['wall'] / y['wall'] for x, y in zip(a, b)):.2f}x, "
+                  f"medians {statistics.median(x['wall'] for x in a):.2f} s and {statistics.median(y['wall'] for y in b):.2f} s")
+    print(driver_memory(runner.spark))
+    if "merge" in by_key:
+        read_cost(runner, by_key["merge"].table(), (START + dt.timedelta(days=args.days - 1)).date())
     if args.steps:
         for name in (*compared, "microbatch lookback 3", PlainDbtExact.name):
             if name in runs:
