@@ -1,15 +1,10 @@
 {#- Daily aggregates: the two ways a model is built, as strategies (looked up by name,
     build_daily_aggregate_<path>, so that a project can override one). -#}
 
-{#- Which path builds the model: merge when it declares its measures (config `measures`) and
-    reads filtered_events(); recompute otherwise, saying why when it declared measures. -#}
+{#- Which path builds the model: merge when it declares its measures (config `measures`), over
+    filtered_events() or source_events(); recompute otherwise. -#}
 {% macro daily_aggregate_path(model_name, model_sql, measures) %}
-    {%- if measures is none -%}{{ return('recompute') }}{%- endif -%}
-    {%- if tideline._daily_aggregate_input(model_name, model_sql)[1] -%}
-        {%- do log("tideline {}: path recompute: the merge path reads filtered_events(); over source_events() the declared measures are not used yet".format(model_name), info=true) -%}
-        {{- return('recompute') -}}
-    {%- endif -%}
-    {{- return('merge') -}}
+    {{- return('recompute' if measures is none else 'merge') -}}
 {% endmacro %}
 
 {#- Recompute: whole dates from their events, into a table (a view of it for iceberg).

@@ -5,11 +5,11 @@
     Its rows live in a parts table, <model>__tl_data (or __tl_data_b, data_tables.sql),
     partitioned by the date column, with _tl_batch and _tl_run; the model is a view that merges
     the parts of committed runs by key (merged_parts_sql). days_to_process decides as on the
-    recompute path; then a run
-      1. appends one part: the model's select over the new filtered events of each processed
-         date only, those committed after the batch the date was last processed at (so what a
-         date reflects is exactly what a recompute at the same batch would: held late rows are
-         merged when released);
+    recompute path (over source_events(), with the model's own run window); then a run
+      1. appends one part: the model's select over the new events of each processed date only,
+         those committed (filtered_events()) or loaded (source_events()) after the batch the
+         date was last processed at (so what a date reflects is what a recompute at the same
+         batch would: held late rows are merged when released);
       2. counts the rows it appended, and commits (one insert into tl_state, as the recompute
          path's);
       3. every compact_every runs, after its commit, compacts the dates the last compact_every
@@ -24,7 +24,7 @@
     or none when there was nothing to do. -#}
 {% macro build_mergeable_daily_aggregate(view, model_sql, date_column, measures, full_refresh) %}
     {%- set model_name = view.identifier -%}
-    {%- set marker = tideline._daily_aggregate_input(model_name, model_sql)[0] -%}
+    {%- set marker, reads_source = tideline._daily_aggregate_input(model_name, model_sql) -%}
     {%- set compact_every = tideline.compact_every_setting(model_name) -%}
     {%- if tideline._daily_backfill_dates() -%}
         {{ tideline._refuse_backfill(model_name, "it merges partial aggregates (config measures); rebuild it with --full-refresh instead") }}
@@ -35,16 +35,17 @@
     {%- do tideline._refuse_other_merge_layout(view, existing, measures, full_refresh or tables.live is none) -%}
     {%- do tideline.finish_swap(model_name, tables) -%}
 
-    {%- set plan = tideline._daily_plan(model_name, false, tables.rebuild, none) -%}
+    {%- set plan = tideline._daily_plan(model_name, reads_source, tables.rebuild, none) -%}
     {%- do tideline.refuse_now_before_watermark(model_name, plan.watermark) -%}
     {%- do tideline.checkpoint(model_name, 'decided') -%}
     {%- set processed = plan.dates | selectattr('processed') | list -%}
     {%- set changed = processed + (plan.dates | rejectattr('processed') | selectattr('new_rows') | list) -%}
-    {%- if plan.filtered_upper is none or not changed -%}
+    {%- set nothing_read = plan.window is not none and plan.window.rows_read == 0 -%}
+    {%- if plan.filtered_upper is none or (not changed and (not plan.first_build or nothing_read)) -%}
         {%- set why = "tl_filtered_events has no committed run yet" if plan.filtered_upper is none else "nothing new since {}".format(plan.watermark) -%}
         {%- do log("tideline {}: {}; nothing to do (path merge)".format(model_name, why), info=true) -%}
         {%- if tables.live is none -%}
-            {%- do tideline._merge_rebuild(view, existing, model_sql, marker, date_column, measures, tables, plan, format, false) -%}
+            {%- do tideline._merge_rebuild(view, existing, model_sql, marker, reads_source, date_column, measures, tables, plan, format, false) -%}
         {%- else -%}
             {#- a run that died between its commit and the view's creation -#}
             {%- do tideline._merge_view(view, existing, tables.live, measures, none) -%}
@@ -53,10 +54,10 @@
     {%- endif -%}
 
     {%- if plan.first_build -%}
-        {%- set rows_written = tideline._merge_rebuild(view, existing, model_sql, marker, date_column, measures, tables, plan, format, true) -%}
+        {%- set rows_written = tideline._merge_rebuild(view, existing, model_sql, marker, reads_source, date_column, measures, tables, plan, format, true) -%}
     {%- else -%}
-        {%- set rows_written = tideline._merge_append(model_name, model_sql, marker, date_column, tables.live, plan, processed) -%}
-        {%- do tideline._commit_daily_run(model_name, plan, changed, processed | map(attribute='event_date') | list, rows_written, none, false, tideline._merge_path(processed)) -%}
+        {%- set rows_written = tideline._merge_append(model_name, model_sql, marker, reads_source, date_column, tables.live, plan, processed) -%}
+        {%- do tideline._commit_daily_run(model_name, plan, changed, processed | map(attribute='event_date') | list, rows_written, none, reads_source, tideline._merge_path(processed)) -%}
         {%- if (plan.model_runs + 1) % compact_every == 0 -%}
             {%- do tideline._merge_compact(model_name, date_column, measures, tables.live, compact_every) -%}
         {%- endif -%}

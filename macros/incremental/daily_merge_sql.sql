@@ -47,6 +47,21 @@
     {{- return(sql | trim) -}}
 {% endmacro %}
 
+{#- Which first copies of the source a run's part over source_events() counts: of each processed
+    date, those loaded after the batch the date was last processed at (all of them for a date
+    never processed). -#}
+{% macro new_source_rows_of_dates_sql(dates) %}
+    {% set sql %}
+        to_date(derived_tstamp) in {{ tideline.date_list(dates | map(attribute='event_date') | list) }}
+        and (
+            {%- for d in dates %}
+            {{ 'or ' if not loop.first }}(to_date(derived_tstamp) = date'{{ d.event_date }}' {%- if d.processed_batch %} and load_tstamp > {{ tideline.ts(d.processed_batch) }}{% endif %})
+            {%- endfor %}
+        )
+    {% endset %}
+    {{- return(sql | trim) -}}
+{% endmacro %}
+
 {#- The dates to compact: those the model's last `runs` committed runs processed. -#}
 {% macro recently_processed_dates_sql(model_name, runs) %}
     {% set sql %}

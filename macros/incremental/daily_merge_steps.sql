@@ -5,9 +5,10 @@
     which replaces the model's state. With a live table the new one is the other slot, the
     commit goes under the pending key and one view replacement swaps readers onto it. Returns
     the rows written. -#}
-{% macro _merge_rebuild(view, existing, model_sql, marker, date_column, measures, tables, plan, format, with_rows) %}
+{% macro _merge_rebuild(view, existing, model_sql, marker, reads_source, date_column, measures, tables, plan, format, with_rows) %}
     {%- set model_name = view.identifier -%}
-    {%- set rows_sql = tideline._daily_rows_sql(model_sql, marker, '_tl_batch <= {}'.format(tideline.ts(plan.reads_up_to)) if with_rows else 'false', plan.reads_up_to if with_rows else none) -%}
+    {%- set rows_sql = tideline._daily_rows_to_write(model_sql, marker, reads_source, plan, []) if with_rows
+        else tideline._daily_rows_sql(model_sql, marker, 'false', none) -%}
     {%- do tideline.check_date_column(model_name, rows_sql, date_column) -%}
     {%- do tideline.check_measure_columns(model_name, rows_sql, date_column, measures) -%}
     {#- beside the live parts while readers read them; a model that is a table (the recompute
@@ -36,12 +37,14 @@
     {{- return(rows_written) -}}
 {% endmacro %}
 
-{#- A later run's part: the model's select over the new filtered events of the processed dates,
-    appended in the table's column order; returns the rows it appended (one count of this run's
-    rows in those dates' partitions). -#}
-{% macro _merge_append(model_name, model_sql, marker, date_column, data, plan, processed) %}
+{#- A later run's part: the model's select over the new events of the processed dates (a
+    strategy per input, daily_new_rows_<input>), appended in the table's column order; returns
+    the rows it appended (one count of this run's rows in those dates' partitions). -#}
+{% macro _merge_append(model_name, model_sql, marker, reads_source, date_column, data, plan, processed) %}
     {%- if not processed -%}{{ return(0) }}{%- endif -%}
-    {%- set rows_sql = tideline._daily_rows_sql(model_sql, marker, tideline.new_rows_of_dates_sql(processed, plan.reads_up_to), plan.reads_up_to) -%}
+    {%- set strategies = {true: adapter.dispatch('daily_new_rows_source_events', 'tideline'),
+                          false: adapter.dispatch('daily_new_rows_filtered_events', 'tideline')} -%}
+    {%- set rows_sql = strategies[reads_source](model_sql, marker, plan, processed) -%}
     {%- set columns = tideline.column_names(data) -%}
     {% call statement('append_part', fetch_result=false) %}
         insert into {{ data }} partition ({{ date_column }})

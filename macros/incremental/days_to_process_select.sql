@@ -15,6 +15,7 @@
             count(row_v2) as rows_v2,
             max(processed_batch) as processed_batch,
             max(run_batch) as run_batch,
+            count(run_batch) as run_count,
             max(run_watermark) as run_watermark
             {%- if q.window %},
             {{ tideline.window_totals_sql() | indent(12) }}
@@ -86,7 +87,7 @@
         cast(first_load as string) as first_load,
         case when is_total then rows_v2 end as rows_v2,
         cast(processed_batch as string) as processed_batch,
-        case when is_total then {{ 'reads.model_runs' if not q.reads_source else 'cast(null as bigint)' }} end as model_runs
+        case when is_total then {{ 'reads.model_runs' if not q.reads_source else 'run_count' }} end as model_runs
         {%- if q.window %},
         {{ tideline.window_columns_sql() | indent(8) }}
         {%- endif %}
