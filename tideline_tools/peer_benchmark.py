@@ -19,6 +19,9 @@ sees only what was loaded by then; each computes page views and events per user 
                     of the dates it processes, the model is a view merging the parts;
   * tideline, source_events()  the same daily aggregate over source_events(): it reads the
                     source itself with its own run window, one model and one write a run;
+  * tideline, source_events(), merge path  the same with its measures declared: a run appends
+                    the partial aggregate of the first copies loaded since each processed date's
+                    last batch (system key source_merge);
   * microbatch L    dbt's `microbatch` strategy with a lookback of L days (3 and 10), as dbt
                     schedules it: the batches from L days before today's up to now,
                     project tideline_tools/peer/microbatch;
@@ -61,7 +64,7 @@ MICROBATCH_PROJECT = PEER_DIR / "microbatch"
 SOURCE_SCHEMA = "peer_source"
 START = dt.datetime(2025, 1, 1)
 MICRO = dt.timedelta(microseconds=1)
-SYSTEM_KEYS = ("tideline", "merge", "source", "mb3", "mb10", "plain", "floor", "hand",
+SYSTEM_KEYS = ("tideline", "merge", "source", "source_merge", "mb3", "mb10", "plain", "floor", "hand",
                "tideline3", "tideline10", "merge3", "merge10")   # --systems
 # the systems of the reprocess-window comparison: [key of reprocess_days 3, key of 10]
 REPROCESS_PAIRS = (("tideline3", "tideline10"), ("merge3", "merge10"))
@@ -207,6 +210,14 @@ class TidelineMerged(Tideline):
     name = "tideline, merge path"
     model = "daily_user_events_merged"
     select = "+daily_user_events_merged"
+
+
+class TidelineSourceMerged(Tideline):
+    """The daily aggregate over source_events() with its measures declared (the merge path over
+    the source): one model, one append a run."""
+    name = "tideline, source_events(), merge path"
+    model = "daily_user_events_source_merged"
+    select = "daily_user_events_source_merged"
 
 
 class Microbatch:
@@ -422,7 +433,7 @@ def main(argv: list[str] | None = None) -> int:
     world = EventWorld(seed=args.seed, start=START, days=args.days, events_per_day=args.events_per_day,
                        users=args.users, late_share=args.late_share, max_late_days=args.max_late_days,
                        duplicate_share=0, reload_share=0, pre_start_share=0, bot_share=0)
-    schemas = [SOURCE_SCHEMA, "peer_tideline", "peer_tideline_merge", "peer_tideline_merge_cu", "peer_tideline_src", "peer_tideline_src_cu",
+    schemas = [SOURCE_SCHEMA, "peer_tideline", "peer_tideline_merge", "peer_tideline_merge_cu", "peer_tideline_src", "peer_tideline_src_cu", "peer_tideline_src_merge",
                "peer_tideline_r3", "peer_tideline_r10", "peer_tideline_merge_r3", "peer_tideline_merge_r10", "peer_mb3", "peer_mb10", "peer_plain", "peer_floor",
                "peer_hand", "peer_tideline_cu", "peer_mb_cu", "peer_plain_cu", "peer_floor_cu", "peer_hand_cu"]
     for schema in schemas:
@@ -435,6 +446,7 @@ def main(argv: list[str] | None = None) -> int:
     made = [(key, make()) for key, make in [
         ("tideline", lambda: Tideline("peer_tideline")), ("merge", lambda: TidelineMerged("peer_tideline_merge")),
         ("source", lambda: TidelineSource("peer_tideline_src")),
+        ("source_merge", lambda: TidelineSourceMerged("peer_tideline_src_merge")),
         ("tideline3", lambda: Tideline("peer_tideline_r3", 3, named=True)),
         ("tideline10", lambda: Tideline("peer_tideline_r10", 10, named=True)),
         ("merge3", lambda: TidelineMerged("peer_tideline_merge_r3", 3, named=True)),
