@@ -8,7 +8,9 @@ source_events()): `merged_src` with `measures`, `recompute_src` without. Over a 
 late, duplicate and reloaded events, held dates (min_rows_to_process, reprocess_days), gaps and
 compactions, after every run the merged rows equal the Python reference's, and both models' per
 date state (processed and skipped rows) are the same; every run line of merged_src says `path
-merge`; a --full-refresh and the runs that catch up after it give the same rows."""
+merge`; a --full-refresh and the runs that catch up after it give the same rows. A crash after
+any of its storage-changing statements and a rerun leave what an uninterrupted run leaves, and
+readers see the rows before the run or those after it meanwhile."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import assert_rows_equal, date_state
+from harness import CrashPoints, assert_rows_equal, date_state, rows_equal
 from merged_rows import expected_rows, merged_rows
 from reference import Pipeline, Settings, source_rows
 from tideline_tools.generator import EventWorld
@@ -112,3 +114,34 @@ def test_every_run_merges_what_a_recompute_gives_and_a_rebuild_gives_the_same(pr
     for _ in range(3):
         project.dbt("run", "--select", "merged_src", vars=catch_up, project_dir=folder)
     assert_rows_equal(merged_rows(project, "merged_src"), before, label="after a --full-refresh and its catch-up")
+
+
+def test_a_crash_after_any_statement_then_a_rerun_gives_the_uninterrupted_result(project, folder, crash_report):
+    project.reset()
+    project.dbt("deps", project_dir=folder)
+    points = CrashPoints(project)
+    reference = Pipeline(SETTINGS)
+    settings = Settings(**{**SETTINGS.__dict__, "backfill_limit_days": 30})
+    run_vars = {**VARS, "tideline__compact_every": 2, "tideline__backfill_limit_days": 30}
+    times = RUN_TIMES[1:5]
+    for index, now in enumerate(times):
+        project.load(WORLD, until=now, cadence_seconds=3600)
+        last = index == len(times) - 1   # the last run catches up: nothing stays held
+        these = {**run_vars, "tideline__now": str(now), **({"tideline__min_rows_to_process": 1, "tideline__reprocess_days": 3650} if last else {})}
+        before = merged_rows(project, "merged_src")
+        reference.run(source_rows(project), now, Settings(**{**settings.__dict__, **({"min_rows_to_process": 1, "reprocess_days": 3650} if last else {})}))
+        after = expected_rows(reference)
+        points.until_done(lambda on_event: project.dbt("run", "--select", "merged_src", on_event=on_event, expect_success=False,
+                                                       vars=these, project_dir=folder),
+                          f"run at {now}", after_crash=lambda label: _before_or_after(project, before, after, label))
+        assert_rows_equal(merged_rows(project, "merged_src"), after, label=f"run at {now}: against the reference")
+    points.until_done(lambda on_event: project.dbt("run", "--full-refresh", "--select", "merged_src", on_event=on_event,
+                                                   expect_success=False, vars=these, project_dir=folder), "--full-refresh",
+                      after_crash=lambda label: _before_or_after(project, after, after, label))
+    assert_rows_equal(merged_rows(project, "merged_src"), after, label="after a --full-refresh")
+    crash_report(points.report("merged daily aggregate over source_events()"))
+
+
+def _before_or_after(project, before: list[dict], after: list[dict], label: str) -> None:
+    seen = merged_rows(project, "merged_src")
+    assert rows_equal(seen, before) or rows_equal(seen, after), f"{label}: readers see neither the rows before the run nor those after it"
