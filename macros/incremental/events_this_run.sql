@@ -1,4 +1,4 @@
-{#- The source events of a run's window, and the decide query of tl_filtered_events. -#}
+{#- The source events of a run's window (events_this_run) and the ids whose copies it ranks. -#}
 
 {#- The source events of this run's window, one row per event_id, with the source's columns.
 
@@ -61,47 +61,4 @@
     {%- set qualified = [] -%}
     {%- for c in columns -%}{%- do qualified.append(c if c == '*' else '{}.{}'.format(alias, c)) -%}{%- endfor -%}
     {{- qualified | join(', ') -}}
-{% endmacro %}
-
-{#- The model's rows for this run, with the commit columns. -#}
-{% macro _filtered_events_for_window(model_sql, lower, upper_sql, upper_date) %}
-    {% set select_sql %}
-        select *, {{ upper_sql }} as _tl_batch, '{{ tideline.run_id() }}' as _tl_run
-        from ({{ tideline.with_run_window(model_sql, lower, upper_sql, upper_date) }}) as filtered
-    {% endset %}
-    {{- return(select_sql) -}}
-{% endmacro %}
-
-{#- Step 2: the run limits and the run's counts, in one query: one aggregation of the window's
-    facts, by event date and in total. Returns the window's facts (window_facts) with 'dates':
-    [[event_date, new_rows, late_rows], ...] and 'rows_written'. -#}
-{% macro filtered_events_decide(lower) %}
-    {% set sql %}
-        with {{ tideline.run_window_ctes(lower) }},
-
-        window_totals as (
-            select
-                grouping(event_date) = 1 as is_total,
-                event_date,
-                sum(new_rows) as new_rows,
-                sum(late_rows) as late_rows,
-                {{ tideline.window_totals_sql() | indent(16) }}
-            from window_events
-            group by grouping sets ((event_date), ())
-        )
-
-        select
-            case when is_total then 'run' else 'date' end as kind,
-            cast(event_date as string) as event_date, new_rows, late_rows,
-            {{ tideline.window_columns_sql() | indent(12) }}
-        from window_totals
-        cross join limits
-        where is_total or event_date is not null
-    {% endset %}
-    {%- set rows = tideline.query_rows(sql) -%}
-    {%- set run = tideline.window_facts(rows | selectattr('kind', 'equalto', 'run') | first) -%}
-    {%- set dates = [] -%}
-    {%- for r in rows if r.kind == 'date' -%}{%- do dates.append([r.event_date, r.new_rows | int, r.late_rows | int]) -%}{%- endfor -%}
-    {%- do run.update({'rows_written': dates | sum(attribute=1), 'dates': dates | sort(attribute=0)}) -%}
-    {{- return(run) -}}
 {% endmacro %}
