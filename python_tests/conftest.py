@@ -80,7 +80,7 @@ UNIT_SECONDS = {
     "test_generator.py": 1, "test_state_migration.py[parquet]": 130, "test_state_migration.py[delta]": 150,
     "test_state_migration.py[iceberg]": 140, "test_macro_docs.py": 2,
     "test_merged_daily_aggregate.py[delta]": 420, "test_merged_daily_aggregate.py[parquet]": 220,
-    "test_merged_daily_aggregate.py[iceberg]": 230, "test_merge_refusals.py": 150,
+    "test_merged_daily_aggregate.py[iceberg]": 230, "test_merge_refusals.py": 150, "test_merged_source_aggregate.py": 450,
 }
 
 
