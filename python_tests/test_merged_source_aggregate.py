@@ -8,9 +8,7 @@ source_events()): `merged_src` with `measures`, `recompute_src` without. Over a 
 late, duplicate and reloaded events, held dates (min_rows_to_process, reprocess_days), gaps and
 compactions, after every run the merged rows equal the Python reference's, and both models' per
 date state (processed and skipped rows) are the same; every run line of merged_src says `path
-merge`; a third model with the same columns grouped more finely (`merged_fine_src`) has the same
-rows (a part keeps one row per key, see one_row_per_key_sql); a --full-refresh and the runs that
-catch up after it give the same rows. A crash after
+merge`; a --full-refresh and the runs that catch up after it give the same rows. A crash after
 any of its storage-changing statements and a rerun leave what an uninterrupted run leaves, and
 readers see the rows before the run or those after it meanwhile."""
 
@@ -67,10 +65,7 @@ models:
     examples:
       +enabled: false
 """
-MODELS = ["merged_src", "recompute_src", "merged_fine_src"]
-# the same columns, grouped more finely than them (by event_name too): a part holds several rows
-# of a key, which the model's rows must merge, also on a date written by one run
-FINE_SELECT = SELECT.replace("group by event_date, attribute_key", "group by event_date, attribute_key, event_name")
+MODELS = ["merged_src", "recompute_src"]
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +77,6 @@ def folder(tmp_path_factory) -> Path:
     config = "{{{{ config(materialized='tideline_daily_aggregate'{}) }}}}"
     (root / "models" / "merged_src.sql").write_text(config.format(f", measures={MEASURES}") + SELECT)
     (root / "models" / "recompute_src.sql").write_text(config.format("") + SELECT)
-    (root / "models" / "merged_fine_src.sql").write_text(config.format(f", measures={MEASURES}") + FINE_SELECT)
     return root
 
 
@@ -100,8 +94,6 @@ def test_every_run_merges_what_a_recompute_gives_and_a_rebuild_gives_the_same(pr
             assert_rows_equal(merged_rows(project, "merged_src"), expected_rows(reference), label=f"{label}: merged rows against the reference")
             assert_rows_equal(date_state(project, "merged_src"), date_state(project, "recompute_src"),
                               label=f"{label}: date state against the recompute path's")
-            assert_rows_equal(merged_rows(project, "merged_fine_src"), merged_rows(project, "merged_src"),
-                              label=f"{label}: a select grouped more finely than its columns")
         held += sum(r["skipped_rows"] for r in date_state(project, "merged_src"))
         lines = [m for m in result.tideline_lines if "tideline merged_src:" in m]
         assert lines and all("path merge" in m for m in lines), lines
@@ -109,8 +101,6 @@ def test_every_run_merges_what_a_recompute_gives_and_a_rebuild_gives_the_same(pr
     assert project.is_view(project.relation("merged_src"))
     data = project.fresh(project.data_tables("merged_src")[0])
     assert project.rows(f"select count(distinct _tl_run) from {data}")[0][0] > 1, "the parts table holds parts of several runs"
-    runs_by_date = [r[0] for r in project.rows(f"select count(distinct _tl_run) from {data} group by event_date")]
-    assert min(runs_by_date) == 1 < max(runs_by_date), f"dates read as stored and dates merged: {runs_by_date}"
 
     # the catch-up (the repair thresholds) merges every held row; then a --full-refresh rebuilds
     # from the first window on (backfill_limit_days 2 a run, as the recompute path over the

@@ -4,9 +4,10 @@
     python -m tideline_tools.benchmark --events-per-day 20000 --histories 7 365
     python -m tideline_tools.benchmark derivation            # 10 thousand vs 2 million transfers
     python -m tideline_tools.benchmark continual             # 10 thousand vs 5 million input rows
+    python -m tideline_tools.benchmark channel               # 10 thousand vs 2 million real-time items
 
-The derivation and continual-task benchmarks are described in bench_derivation() and
-bench_continual() below. The pipeline benchmark:
+The derivation, continual-task and channel benchmarks are described in bench_derivation(),
+bench_continual() and bench_channel() below. The pipeline benchmark:
 
 For each history length it loads that many days of events (hourly loads), builds the pipeline
 once, loads one more hour of events, then measures side by side, in this one process:
@@ -83,6 +84,8 @@ DERIVATIONS = PROJECT_DIR / "examples" / "derivations"
 DERIVATION_MODELS = ["flagged_transfers", "balances"]
 CONTINUAL_TASKS = PROJECT_DIR / "examples" / "continual_tasks"
 CONTINUAL_MODELS = ["upsert", "audit_log"]
+CHANNELS = PROJECT_DIR / "examples" / "channels"
+CHANNEL_MODELS = ["readings"]
 BASE = dt.datetime(2025, 1, 1)
 HISTORY_HOURS = 2400   # every history spans 100 days of hourly loads
 
@@ -102,7 +105,7 @@ def _load_transfers(runner, table: str, first_id: int, rows: int, accounts: int,
 
 
 def _side_by_side(runner, what: str, project_dir, models: list[str], source_var: str, histories: list[int],
-                  create_source, load_history, load_new, new_rows: int, repeats: int) -> int:
+                  create_source, load_history, load_new, new_rows: int, repeats: int, extra_vars: dict | None = None) -> int:
     """One incremental model set over histories of several sizes, measured side by side: each
     history is loaded (`load_history(table_prefix, rows)`) and built once; then `repeats` times,
     `new_rows` more rows are loaded into every history (`load_new(source, first_id, rows, hour)`)
@@ -122,7 +125,7 @@ def _side_by_side(runner, what: str, project_dir, models: list[str], source_var:
         runner.execute(f"create schema {source}")
         create_source(source)
         load_history(source, rows)
-        vars_ = {source_var: source, "tideline__now": str(BASE + dt.timedelta(hours=HISTORY_HOURS))}
+        vars_ = {**(extra_vars or {}), source_var: source, "tideline__now": str(BASE + dt.timedelta(hours=HISTORY_HOURS))}
         t0 = time.monotonic()
         measure(["run", "--select", *models], vars_, schema, project_dir)
         print(f"[{rows} rows] built {', '.join(models)} over the history in {time.monotonic() - t0:.0f}s", flush=True)
@@ -132,13 +135,14 @@ def _side_by_side(runner, what: str, project_dir, models: list[str], source_var:
         hour = HISTORY_HOURS + 1 + k
         for rows, size in order:
             load_new(size["source"], rows + k * new_rows, new_rows, hour)
-            vars_ = {source_var: size["source"], "tideline__now": str(BASE + dt.timedelta(hours=hour, minutes=59))}
+            vars_ = {**(extra_vars or {}), source_var: size["source"], "tideline__now": str(BASE + dt.timedelta(hours=hour, minutes=59))}
             m = measure(["run", "--select", *models], vars_, size["schema"], project_dir)
             size["incremental"].append(m)
             print(f"[{rows} rows] incremental run {k + 1} over {new_rows} new rows: {m['per_model']}, "
                   f"{m['queries']} statements", flush=True)
     for rows, size in sizes.items():
-        vars_ = {source_var: size["source"], "tideline__now": str(BASE + dt.timedelta(hours=HISTORY_HOURS + repeats, minutes=59))}
+        vars_ = {**(extra_vars or {}), source_var: size["source"],
+                 "tideline__now": str(BASE + dt.timedelta(hours=HISTORY_HOURS + repeats, minutes=59))}
         size["full"] = measure(["run", "--full-refresh", "--select", *models], vars_, size["schema"], project_dir)
         print(f"[{rows} rows] full refresh: {size['full']['per_model']}", flush=True)
 
@@ -208,20 +212,72 @@ def bench_continual(runner, histories: list[int], keys: int, new_rows: int, repe
                          create, history, new, new_rows, repeats)
 
 
+def bench_channel(runner, histories: list[int], new_rows: int, repeats: int) -> int:
+    """The seed's channel of readings (examples/channels, `readings`): real-time items loaded
+    hourly over 100 days after its mutable_time (BASE), and history changes from its two
+    writers, one change for every 100 items (inserts of items before mutable_time, one in ten
+    of them deleted again by the other writer); each incremental run reads `new_rows` new
+    real-time items of one hour and their share of changes."""
+    base = int(BASE.replace(tzinfo=dt.timezone.utc).timestamp())
+    changes = "op string, item_time timestamp, item_id string, value int, label string, changed_at timestamp"
+
+    def create(source: str) -> None:
+        runner.execute(f"create table {source}.realtime (item_time timestamp, item_id string, value int, label string, "
+                       f"load_tstamp timestamp) using parquet")
+        for writer in ("backfill_a", "backfill_b"):
+            runner.execute(f"create table {source}.{writer} ({changes}) using parquet")
+
+    def load(source: str, first_id: int, rows: int, seconds: str) -> None:
+        """Items first_id.. loaded at `seconds` (SQL over `id`) after BASE, each a few minutes
+        after its item time; a change for every 100th id: an insert of an item a day to 30 days
+        before mutable_time, and for every 1000th a delete of it by the other writer."""
+        runner.execute(f"""
+            insert into {source}.realtime
+            select timestamp_seconds({base} + {seconds} - pmod(id, 600)), concat('i', cast(id as string)),
+                cast(pmod(xxhash64(id, 1), 1000) as int), concat('label', cast(pmod(id, 7) as string)),
+                timestamp_seconds({base} + {seconds})
+            from range({first_id}, {first_id + rows}) as ids""")
+        history_item = f"timestamp_seconds({base} - (1 + pmod(id, 30)) * 86400 + pmod(id, 3600))"
+        runner.execute(f"""
+            insert into {source}.backfill_a
+            select 'insert', {history_item}, concat('h', cast(id as string)), cast(pmod(xxhash64(id, 2), 1000) as int),
+                'backfilled', timestamp_seconds({base} + {seconds})
+            from range({first_id}, {first_id + rows}) as ids
+            where pmod(id, 100) = 0""")
+        runner.execute(f"""
+            insert into {source}.backfill_b
+            select 'delete', {history_item}, concat('h', cast(id as string)), cast(null as int), cast(null as string),
+                timestamp_seconds({base} + {seconds} + 1)
+            from range({first_id}, {first_id + rows}) as ids
+            where pmod(id, 1000) = 0""")
+
+    def history(source: str, rows: int) -> None:
+        load(source, 0, rows, f"cast(id * {HISTORY_HOURS} / {rows} as bigint) * 3600 + 1200")
+
+    def new(source: str, first_id: int, rows: int, hour: int) -> None:
+        load(source, first_id, rows, f"{hour} * 3600 + 1200")
+
+    return _side_by_side(runner, "channel", CHANNELS, CHANNEL_MODELS, "channels__source", histories,
+                         create, history, new, new_rows, repeats, {"channels__mutable_time": str(BASE)})
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tideline_tools.benchmark", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", nargs="?", choices=["pipeline", "derivation", "continual"], default="pipeline",
-                        help="the time-based pipeline (default), the derivations or the continual tasks")
+    parser.add_argument("what", nargs="?", choices=["pipeline", "derivation", "continual", "channel"], default="pipeline",
+                        help="the time-based pipeline (default), the derivations, the continual tasks or the channels")
     parser.add_argument("--events-per-day", type=int, default=5000, help="pipeline: events a day")
     parser.add_argument("--histories", type=int, nargs="+", default=None,
                         help="pipeline: days of history (default 7 365); derivation: transfers of history "
-                             "(default 10000 2000000); continual: input rows of history (default 10000 5000000)")
+                             "(default 10000 2000000); continual: input rows of history (default 10000 5000000); "
+                             "channel: real-time items of history (default 10000 2000000)")
     parser.add_argument("--seed", type=int, default=2024, help="pipeline: the generator's seed")
     parser.add_argument("--accounts", type=int, default=None,
                         help="derivation: accounts; continual: keys (default 50000 and 10000)")
-    parser.add_argument("--new-rows", type=int, default=1000, help="derivation, continual: rows per incremental run (default 1000)")
-    parser.add_argument("--repeats", type=int, default=3, help="derivation, continual: incremental runs per history (default 3)")
+    parser.add_argument("--new-rows", type=int, default=1000,
+                        help="derivation, continual, channel: rows per incremental run (default 1000)")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="derivation, continual, channel: incremental runs per history (default 3)")
     args = parser.parse_args(argv)
     if args.what != "pipeline" and ((args.accounts is not None and args.accounts < 1) or args.new_rows < 1 or args.repeats < 1):
         parser.error("--accounts, --new-rows and --repeats must be >= 1")
@@ -239,6 +295,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.what == "derivation":
         return bench_derivation(runner, sorted(args.histories or [10_000, 2_000_000]), args.accounts or 50_000, args.new_rows,
                                 args.repeats)
+    if args.what == "channel":
+        return bench_channel(runner, sorted(args.histories or [10_000, 2_000_000]), args.new_rows, args.repeats)
     if args.what == "continual":
         return bench_continual(runner, sorted(args.histories or [10_000, 5_000_000]),
                                args.accounts or 10_000, args.new_rows, args.repeats)

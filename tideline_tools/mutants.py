@@ -43,6 +43,7 @@ CHANNEL_RUNS = ("python_tests/test_rule_channel_runs.py",)   # the fast tier's c
 APPEND = ("python_tests/test_rule_append_only.py",)          # the fast tier's append_only rule against the reference
 MERGE = ("python_tests/test_merged_daily_aggregate.py", "-k", "every_run and parquet")   # the merge path against the reference
 MERGE_CRASH = ("python_tests/test_merged_daily_aggregate.py", "-k", "crash and parquet")
+MERGE_SOURCE = ("python_tests/test_merged_source_aggregate.py", "-k", "every_run")   # the merge path over source_events()
 
 MUTANTS = [
     # (in_run_window's lower bound is no such spot: the rows at or before it are read anyway, as
@@ -121,6 +122,9 @@ MUTANTS = [
            "and _tl_batch > {{ tideline.ts(batches | min) }}", "and _tl_batch > {{ tideline.ts(batches | max) }}", MERGE),
     Mutant("merged parts of runs that never committed", "macros/incremental/daily_merge_sql.sql",
            "        where _tl_run in ({{ runs_sql }})", "        where true or _tl_run in ({{ runs_sql }})", MERGE_CRASH),
+    Mutant("merge part over the source counts a date's copies loaded before its last batch", "macros/incremental/daily_merge_sql.sql",
+           "and load_tstamp > {{ tideline.ts(d.processed_batch) }}", "and load_tstamp > {{ tideline.ts(d.processed_batch) }} - interval 1 day",
+           MERGE_SOURCE),
 ]
 
 

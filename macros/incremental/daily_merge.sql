@@ -48,7 +48,7 @@
             {%- do tideline._merge_rebuild(view, existing, model_sql, marker, reads_source, date_column, measures, tables, plan, format, false) -%}
         {%- else -%}
             {#- a run that died between its commit and the view's creation -#}
-            {%- do tideline._merge_view(view, existing, tables.live, date_column, measures, none) -%}
+            {%- do tideline._merge_view(view, existing, tables.live, measures, none) -%}
         {%- endif -%}
         {{ return(none) }}
     {%- endif -%}
@@ -56,12 +56,12 @@
     {%- if plan.first_build -%}
         {%- set rows_written = tideline._merge_rebuild(view, existing, model_sql, marker, reads_source, date_column, measures, tables, plan, format, true) -%}
     {%- else -%}
-        {%- set rows_written = tideline._merge_append(model_name, model_sql, marker, reads_source, date_column, measures, tables.live, plan, processed) -%}
+        {%- set rows_written = tideline._merge_append(model_name, model_sql, marker, reads_source, date_column, tables.live, plan, processed) -%}
         {%- do tideline._commit_daily_run(model_name, plan, changed, processed | map(attribute='event_date') | list, rows_written, none, reads_source, tideline._merge_path(processed)) -%}
         {%- if (plan.model_runs + 1) % compact_every == 0 -%}
             {%- do tideline._merge_compact(model_name, date_column, measures, tables.live, compact_every) -%}
         {%- endif -%}
-        {%- do tideline._merge_view(view, existing, tables.live, date_column, measures, none) -%}
+        {%- do tideline._merge_view(view, existing, tables.live, measures, none) -%}
     {%- endif -%}
     {{- return({'rows_written': rows_written}) -}}
 {% endmacro %}

@@ -7,11 +7,11 @@
     {{- return(columns) -}}
 {% endmacro %}
 
-{#- The view's select: the committed parts, one row per key (`pending_run`: a rebuild's, see
+{#- The view's select: the committed parts merged (`pending_run`: a rebuild's, see
     committed_runs_sql). -#}
-{% macro _merge_view_sql(model_name, data, date_column, measures, pending_run) %}
+{% macro _merge_view_sql(model_name, data, measures, pending_run) %}
     {%- set table_columns = tideline.column_names(data) -%}
-    {{- return(tideline.merged_read_sql(data, tideline._merge_columns(table_columns), measures, tideline.committed_runs_sql(model_name, pending_run=pending_run), date_column)) -}}
+    {{- return(tideline.merged_parts_sql(data, tideline._merge_columns(table_columns), measures, tideline.committed_runs_sql(model_name, pending_run=pending_run))) -}}
 {% endmacro %}
 
 {#- The view's properties: the measures its parts were made with. -#}
@@ -23,8 +23,8 @@
 
 {#- The model's view over `data`: created when it is missing or not a view (a table the recompute
     path left, which a --full-refresh replaces), or when `replace`. -#}
-{% macro _merge_view(view, existing, data, date_column, measures, pending_run, replace=false) %}
+{% macro _merge_view(view, existing, data, measures, pending_run, replace=false) %}
     {%- if existing is not none and existing.type == 'view' and not replace -%}{{ return(none) }}{%- endif -%}
     {%- if existing is not none and existing.type != 'view' -%}{%- do adapter.drop_relation(existing) -%}{%- endif -%}
-    {%- do tideline.replace_reader_view(view, tideline._merge_view_sql(view.identifier, data, date_column, measures, pending_run), data, none, tideline._merge_view_properties(measures)) -%}
+    {%- do tideline.replace_reader_view(view, tideline._merge_view_sql(view.identifier, data, measures, pending_run), data, none, tideline._merge_view_properties(measures)) -%}
 {% endmacro %}
