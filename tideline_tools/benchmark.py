@@ -104,13 +104,21 @@ def _load_transfers(runner, table: str, first_id: int, rows: int, accounts: int,
         from range({first_id}, {first_id + rows}) as ids""")
 
 
-def _side_by_side(runner, what: str, project_dir, models: list[str], source_var: str, histories: list[int],
-                  create_source, load_history, load_new, new_rows: int, repeats: int, extra_vars: dict | None = None) -> int:
-    """One incremental model set over histories of several sizes, measured side by side: each
-    history is loaded (`load_history(table_prefix, rows)`) and built once; then `repeats` times,
-    `new_rows` more rows are loaded into every history (`load_new(source, first_id, rows, hour)`)
-    and each incremental run is timed, the histories taking turns in alternating order; then one
-    --full-refresh of each. Prints the medians and the ratios."""
+def _variants(histories: list[int], new_rows: list[int]) -> list[tuple[int, int]]:
+    """The (history rows, new rows a run) measured: every history with the first new-row count,
+    and the smallest history with every other one."""
+    first, *others = new_rows
+    return [(rows, first) for rows in histories] + [(min(histories), n) for n in others]
+
+
+def _side_by_side(runner, what: str, project_dir, models: list[str], source_var: str, variants: list[tuple[int, int]],
+                  create_source, load_history, load_new, repeats: int, extra_vars: dict | None = None) -> int:
+    """One incremental model set over several (history rows, new rows a run), measured side by
+    side: each history is loaded (`load_history(source, rows)`) and built once; then `repeats`
+    times, every variant gets its new rows (`load_new(source, first_id, rows, hour)`) and its
+    incremental run is timed, the variants taking turns in alternating order; then one
+    --full-refresh of each. Prints the medians, and the ratios of the largest history to the
+    smallest and of the most new rows to the fewest."""
     from statistics import median
 
     from .dbt import run_dbt
@@ -118,8 +126,8 @@ def _side_by_side(runner, what: str, project_dir, models: list[str], source_var:
     os.environ["TIDELINE_SCHEMA"] = f"bench_{what}"
     run_dbt(["deps"], project_dir=project_dir, target="local")
     sizes = {}
-    for rows in histories:
-        schema, source = f"bench_{what}_{rows}", f"bench_{what}_{rows}_src"
+    for rows, new_rows in variants:
+        schema, source = f"bench_{what}_{rows}_{new_rows}", f"bench_{what}_{rows}_{new_rows}_src"
         for s in (schema, source):
             runner.execute(f"drop schema if exists {s} cascade")
         runner.execute(f"create schema {source}")
@@ -128,40 +136,53 @@ def _side_by_side(runner, what: str, project_dir, models: list[str], source_var:
         vars_ = {**(extra_vars or {}), source_var: source, "tideline__now": str(BASE + dt.timedelta(hours=HISTORY_HOURS))}
         t0 = time.monotonic()
         measure(["run", "--select", *models], vars_, schema, project_dir)
-        print(f"[{rows} rows] built {', '.join(models)} over the history in {time.monotonic() - t0:.0f}s", flush=True)
-        sizes[rows] = {"schema": schema, "source": source, "incremental": []}
+        print(f"[{rows} rows, {new_rows} new] built {', '.join(models)} over the history in {time.monotonic() - t0:.0f}s", flush=True)
+        sizes[(rows, new_rows)] = {"schema": schema, "source": source, "incremental": []}
     for k in range(repeats):
         order = list(sizes.items()) if k % 2 == 0 else list(reversed(sizes.items()))
         hour = HISTORY_HOURS + 1 + k
-        for rows, size in order:
+        for (rows, new_rows), size in order:
             load_new(size["source"], rows + k * new_rows, new_rows, hour)
             vars_ = {**(extra_vars or {}), source_var: size["source"], "tideline__now": str(BASE + dt.timedelta(hours=hour, minutes=59))}
             m = measure(["run", "--select", *models], vars_, size["schema"], project_dir)
             size["incremental"].append(m)
             print(f"[{rows} rows] incremental run {k + 1} over {new_rows} new rows: {m['per_model']}, "
                   f"{m['queries']} statements", flush=True)
-    for rows, size in sizes.items():
+    for (rows, new_rows), size in sizes.items():
         vars_ = {**(extra_vars or {}), source_var: size["source"],
                  "tideline__now": str(BASE + dt.timedelta(hours=HISTORY_HOURS + repeats, minutes=59))}
         size["full"] = measure(["run", "--full-refresh", "--select", *models], vars_, size["schema"], project_dir)
-        print(f"[{rows} rows] full refresh: {size['full']['per_model']}", flush=True)
+        print(f"[{rows} rows, {new_rows} new] full refresh: {size['full']['per_model']}", flush=True)
 
     def in_models(m: dict) -> float:
         return sum(t for name, t in m["per_model"].items() if "on-run" not in name)
 
-    print(f"\n{'history':>10} | {'incr s (median)':>15} {'statements':>10} | {'full refresh s':>14} | full/incr")
-    for rows, size in sizes.items():
+    print(f"\n{'history':>10} {'new/run':>8} | {'incr s (median)':>15} {'statements':>10} | {'full refresh s':>14} | full/incr")
+    for (rows, new_rows), size in sizes.items():
         incr = median(in_models(m) for m in size["incremental"])
-        print(f"{rows:>10} | {incr:>15.2f} {size['incremental'][0]['queries']:>10} | {in_models(size['full']):>14.2f} | "
+        print(f"{rows:>10} {new_rows:>8} | {incr:>15.2f} {size['incremental'][0]['queries']:>10} | {in_models(size['full']):>14.2f} | "
               f"{in_models(size['full']) / incr:.1f}x")
-    small, large = sizes[min(sizes)], sizes[max(sizes)]
-    ratios = [in_models(b) / in_models(a) for a, b in zip(small["incremental"], large["incremental"])]
-    print(f"\nincremental run, {max(sizes)} vs {min(sizes)} rows of history: {median(ratios):.2f}x "
-          f"(median of the {repeats} side-by-side pairs: {', '.join(f'{r:.2f}' for r in ratios)}; time in models)")
+
+    def compare(a: tuple[int, int], b: tuple[int, int], what_differs: str) -> None:
+        ratios = [in_models(y) / in_models(x) for x, y in zip(sizes[a]["incremental"], sizes[b]["incremental"])]
+        print(f"incremental run, {what_differs}: {median(ratios):.2f}x "
+              f"(median of the {repeats} side-by-side pairs: {', '.join(f'{r:.2f}' for r in ratios)}; time in models)")
+
+    print()
+    first_new = variants[0][1]
+    by_history = sorted(rows for rows, n in sizes if n == first_new)
+    if len(by_history) > 1:
+        compare((by_history[0], first_new), (by_history[-1], first_new),
+                f"{by_history[-1]} vs {by_history[0]} rows of history ({first_new} new rows a run)")
+    smallest = min(rows for rows, _ in sizes)
+    by_new = sorted(n for rows, n in sizes if rows == smallest)
+    if len(by_new) > 1:
+        compare((smallest, by_new[0]), (smallest, by_new[-1]),
+                f"{by_new[-1]} vs {by_new[0]} new rows a run ({smallest} rows of history)")
     return 0
 
 
-def bench_derivation(runner, histories: list[int], accounts: int, new_rows: int, repeats: int) -> int:
+def bench_derivation(runner, histories: list[int], accounts: int, new_rows: list[int], repeats: int) -> int:
     """The seed's flagged transfers (two transforms, a balance register per account, a row
     published per transfer) and balances (accumulated in the table) from examples/derivations,
     over transfers between `accounts` accounts loaded hourly over 100 days; each incremental
@@ -176,11 +197,11 @@ def bench_derivation(runner, histories: list[int], accounts: int, new_rows: int,
     def new(source: str, first_id: int, rows: int, hour: int) -> None:
         _load_transfers(runner, f"{source}.transfers", first_id, rows, accounts, str(hour))
 
-    return _side_by_side(runner, "derivation", DERIVATIONS, DERIVATION_MODELS, "derivation__source", histories,
-                         create, history, new, new_rows, repeats)
+    return _side_by_side(runner, "derivation", DERIVATIONS, DERIVATION_MODELS, "derivation__source",
+                         _variants(histories, new_rows), create, history, new, repeats)
 
 
-def bench_continual(runner, histories: list[int], keys: int, new_rows: int, repeats: int) -> int:
+def bench_continual(runner, histories: list[int], keys: int, new_rows: list[int], repeats: int) -> int:
     """The seed's upsert (a delete and an insert per step: it reads the output, whose size is
     the number of keys, not the input's history) and audit log (inserts only) from
     examples/continual_tasks, over an append-only input of `keys` keys loaded hourly over 100
@@ -208,11 +229,11 @@ def bench_continual(runner, histories: list[int], keys: int, new_rows: int, repe
     def new(source: str, first_id: int, rows: int, hour: int) -> None:
         load(source, first_id, rows, f"{hour} * 3600 + pmod(id, 4) * 600")   # 4 commit times: 4 steps
 
-    return _side_by_side(runner, "continual", CONTINUAL_TASKS, CONTINUAL_MODELS, "continual__source", histories,
-                         create, history, new, new_rows, repeats)
+    return _side_by_side(runner, "continual", CONTINUAL_TASKS, CONTINUAL_MODELS, "continual__source",
+                         _variants(histories, new_rows), create, history, new, repeats)
 
 
-def bench_channel(runner, histories: list[int], new_rows: int, repeats: int) -> int:
+def bench_channel(runner, histories: list[int], new_rows: list[int], repeats: int) -> int:
     """The seed's channel of readings (examples/channels, `readings`): real-time items loaded
     hourly over 100 days after its mutable_time (BASE), and history changes from its two
     writers, one change for every 100 items (inserts of items before mutable_time, one in ten
@@ -257,8 +278,8 @@ def bench_channel(runner, histories: list[int], new_rows: int, repeats: int) -> 
     def new(source: str, first_id: int, rows: int, hour: int) -> None:
         load(source, first_id, rows, f"{hour} * 3600 + 1200")
 
-    return _side_by_side(runner, "channel", CHANNELS, CHANNEL_MODELS, "channels__source", histories,
-                         create, history, new, new_rows, repeats, {"channels__mutable_time": str(BASE)})
+    return _side_by_side(runner, "channel", CHANNELS, CHANNEL_MODELS, "channels__source", _variants(histories, new_rows),
+                         create, history, new, repeats, {"channels__mutable_time": str(BASE)})
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -274,12 +295,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2024, help="pipeline: the generator's seed")
     parser.add_argument("--accounts", type=int, default=None,
                         help="derivation: accounts; continual: keys (default 50000 and 10000)")
-    parser.add_argument("--new-rows", type=int, default=1000,
-                        help="derivation, continual, channel: rows per incremental run (default 1000)")
+    parser.add_argument("--new-rows", type=int, nargs="+", default=[1000],
+                        help="derivation, continual, channel: rows per incremental run (default 1000); with more "
+                             "counts, the smallest history is also measured with each of the others, side by side")
     parser.add_argument("--repeats", type=int, default=3,
                         help="derivation, continual, channel: incremental runs per history (default 3)")
     args = parser.parse_args(argv)
-    if args.what != "pipeline" and ((args.accounts is not None and args.accounts < 1) or args.new_rows < 1 or args.repeats < 1):
+    if args.what != "pipeline" and ((args.accounts is not None and args.accounts < 1) or min(args.new_rows) < 1 or args.repeats < 1):
         parser.error("--accounts, --new-rows and --repeats must be >= 1")
 
     from .localenv import MetastoreLocked, use_data_dir
