@@ -186,7 +186,7 @@ def bench_derivation(runner, histories: list[int], accounts: int, new_rows: list
     """The seed's flagged transfers (two transforms, a balance register per account, a row
     published per transfer) and balances (accumulated in the table) from examples/derivations,
     over transfers between `accounts` accounts loaded hourly over 100 days; each incremental
-    run reads `new_rows` new transfers of one load."""
+    run reads new transfers of one load (each count of `new_rows`, see _variants)."""
     def create(source: str) -> None:
         runner.execute(f"create table {source}.transfers (id bigint, sender string, recipient string, amount double, "
                        f"load_tstamp timestamp) using parquet")
@@ -205,7 +205,8 @@ def bench_continual(runner, histories: list[int], keys: int, new_rows: list[int]
     """The seed's upsert (a delete and an insert per step: it reads the output, whose size is
     the number of keys, not the input's history) and audit log (inserts only) from
     examples/continual_tasks, over an append-only input of `keys` keys loaded hourly over 100
-    days; each incremental run reads `new_rows` new rows committed at 4 times (4 steps)."""
+    days; each incremental run reads new rows (each count of `new_rows`, see _variants) committed
+    at 4 times (4 steps)."""
     base = int(BASE.replace(tzinfo=dt.timezone.utc).timestamp())
 
     def create(source: str) -> None:
@@ -237,8 +238,8 @@ def bench_channel(runner, histories: list[int], new_rows: list[int], repeats: in
     """The seed's channel of readings (examples/channels, `readings`): real-time items loaded
     hourly over 100 days after its mutable_time (BASE), and history changes from its two
     writers, one change for every 100 items (inserts of items before mutable_time, one in ten
-    of them deleted again by the other writer); each incremental run reads `new_rows` new
-    real-time items of one hour and their share of changes."""
+    of them deleted again by the other writer); each incremental run reads new real-time items
+    of one hour (each count of `new_rows`, see _variants) and their share of changes."""
     base = int(BASE.replace(tzinfo=dt.timezone.utc).timestamp())
     changes = "op string, item_time timestamp, item_id string, value int, label string, changed_at timestamp"
 
@@ -299,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="derivation, continual, channel: rows per incremental run (default 1000); with more "
                              "counts, the smallest history is also measured with each of the others, side by side")
     parser.add_argument("--repeats", type=int, default=3,
-                        help="derivation, continual, channel: incremental runs per history (default 3)")
+                        help="derivation, continual, channel: incremental runs of each history and new-row count (default 3)")
     args = parser.parse_args(argv)
     if args.what != "pipeline" and ((args.accounts is not None and args.accounts < 1) or min(args.new_rows) < 1 or args.repeats < 1):
         parser.error("--accounts, --new-rows and --repeats must be >= 1")
