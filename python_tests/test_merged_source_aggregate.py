@@ -61,6 +61,7 @@ config-version: 2
 profile: tideline
 model-paths: ["models"]
 models:
+  +file_format: "{{ env_var('TIDELINE_FILE_FORMAT', 'parquet') }}"
   tideline:
     examples:
       +enabled: false
