@@ -1,7 +1,8 @@
 """A daily aggregate that declares its measures mergeable (models/examples/
 daily_user_activity_merged, config `measures`): each run aggregates only the new filtered events
 of the dates it processes and appends that partial aggregate; the model is a view that merges
-the committed parts; every compact_every runs the recently processed dates are compacted.
+the committed parts; every settle_every runs the dates holding several parts are settled
+(merged into one row per key), after which on Delta and Iceberg the view reads them as they are.
 
 After every run of a scenario with late, duplicate and reloaded events, held dates
 (min_rows_to_process, reprocess_days), gaps and compactions, its rows equal the Python
@@ -27,7 +28,7 @@ WORLD = EventWorld(seed=733, start=dt.datetime(2025, 6, 1), days=4, events_per_d
                    late_share=0.2, max_late_days=3, duplicate_share=0.05, reload_share=0.06,
                    reload_after_days=1, pre_start_share=0.05, pre_start_days=1, bot_share=0.03, bot_users=1)
 VARS = {"tideline__start_date": "2025-06-01", "tideline__backfill_limit_days": 2, "tideline__reprocess_days": 1,
-        "tideline__min_rows_to_process": 3, "tideline__dedupe_lookback_days": 1, "tideline__compact_every": 3}
+        "tideline__min_rows_to_process": 3, "tideline__dedupe_lookback_days": 1, "tideline__settle_every": 3}
 SETTINGS = Settings(start_date=dt.date(2025, 6, 1), backfill_limit_days=2, reprocess_days=1, min_rows_to_process=3,
                     dedupe_lookback_days=1)
 SELECT = ["tl_filtered_events", OVER_FILTERED, MERGED]
@@ -58,13 +59,15 @@ def test_every_run_merges_to_the_reference_and_a_rebuild_gives_the_same(project,
     parts = project.rows(f"select count(*), count(distinct _tl_run) from {project.fresh(project.data_tables(MERGED)[0])}")[0]
     assert parts[1] > 1, "the parts table holds parts of several runs"
 
-    # the catch-up (the repair thresholds) merges every held row; then a --full-refresh rebuild
-    # (into the other slot, swapped in) gives the same rows
-    catch_up = {**VARS, "tideline__now": str(times[-1]), "tideline__min_rows_to_process": 1, "tideline__reprocess_days": 3650}
+    # the catch-up (the repair thresholds, settling the parts) merges every held row; then a
+    # --full-refresh rebuild (into the other slot, swapped in) gives the same rows
+    catch_up = {**VARS, "tideline__now": str(times[-1]), "tideline__min_rows_to_process": 1, "tideline__reprocess_days": 3650,
+                "tideline__settle_every": 1}
     project.dbt("run", "--select", *SELECT, vars=catch_up)
     reference.run(source_rows(project), times[-1], Settings(**{**SETTINGS.__dict__, "min_rows_to_process": 1, "reprocess_days": 3650}))
     assert_as_the_reference(project, reference, "after the catch-up")
     assert not [r for r in date_state(project, MERGED) if r["skipped_rows"]]
+    assert_settled_read(project)
     before = merged_rows(project)
     project.dbt("run", "--full-refresh", "--select", MERGED, vars=catch_up)
     assert_rows_equal(merged_rows(project), before, label="after a --full-refresh")
@@ -80,7 +83,7 @@ def test_a_crash_after_any_statement_then_a_rerun_gives_the_uninterrupted_result
     points = CrashPoints(project, [f"{ICEBERG_CATALOG}.{project.schema}"])
     reference = Pipeline(SETTINGS)
     settings = Settings(**{**SETTINGS.__dict__, "backfill_limit_days": 30})
-    run_vars = {**VARS, "tideline__compact_every": 2, "tideline__backfill_limit_days": 30}
+    run_vars = {**VARS, "tideline__settle_every": 2, "tideline__backfill_limit_days": 30}
     times = RUN_TIMES[1:] if project.file_format == "delta" else RUN_TIMES[1:4]
     for index, now in enumerate(times):
         project.load(WORLD, until=now, cadence_seconds=3600)
@@ -99,6 +102,20 @@ def test_a_crash_after_any_statement_then_a_rerun_gives_the_uninterrupted_result
     assert_rows_equal(merged_rows(project), after, label="after a --full-refresh")
     assert MERGED in points.nodes(), points.nodes()
     crash_report(points.report(f"merged daily aggregate ({project.file_format})"))
+
+
+def assert_settled_read(project) -> None:
+    """After a settling run every date of the parts table holds one committed run's rows, one
+    row per key; on Delta and Iceberg the view reads them as they are, at the table's version,
+    without merging (parquet has no versions: its view merges)."""
+    parts = project.fresh(project.data_tables(MERGED)[0])
+    per_date = project.rows(f"select event_date, count(distinct _tl_run), count(*), count(distinct attribute_key) from {parts} group by 1")
+    assert per_date and all(runs == 1 and rows == keys for _, runs, rows, keys in per_date), per_date
+    text = project.rows(f"show create table {project.fresh(MERGED)}")[0][0].lower()
+    if project.file_format == "parquet":
+        assert "group by" in text, text
+    else:
+        assert "version as of" in text and "group by" not in text and "tl_state" not in text, text
 
 
 def _before_or_after(project, before: list[dict], after: list[dict], label: str) -> None:

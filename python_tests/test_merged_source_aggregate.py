@@ -30,7 +30,7 @@ WORLD = EventWorld(seed=734, start=dt.datetime(2025, 6, 1), days=4, events_per_d
                    late_share=0.2, max_late_days=3, duplicate_share=0.05, reload_share=0.06,
                    reload_after_days=1, pre_start_share=0.05, pre_start_days=1, bot_share=0.03, bot_users=1)
 VARS = {"tideline__start_date": "2025-06-01", "tideline__backfill_limit_days": 2, "tideline__reprocess_days": 1,
-        "tideline__min_rows_to_process": 3, "tideline__dedupe_lookback_days": 1, "tideline__compact_every": 3}
+        "tideline__min_rows_to_process": 3, "tideline__dedupe_lookback_days": 1, "tideline__settle_every": 3}
 SETTINGS = Settings(start_date=dt.date(2025, 6, 1), backfill_limit_days=2, reprocess_days=1, min_rows_to_process=3,
                     dedupe_lookback_days=1)
 RUN_TIMES = [dt.datetime(2025, 6, 1, 9), dt.datetime(2025, 6, 2, 1), dt.datetime(2025, 6, 2, 13),
@@ -123,7 +123,7 @@ def test_a_crash_after_any_statement_then_a_rerun_gives_the_uninterrupted_result
     points = CrashPoints(project)
     reference = Pipeline(SETTINGS)
     settings = Settings(**{**SETTINGS.__dict__, "backfill_limit_days": 30})
-    run_vars = {**VARS, "tideline__compact_every": 2, "tideline__backfill_limit_days": 30}
+    run_vars = {**VARS, "tideline__settle_every": 2, "tideline__backfill_limit_days": 30}
     times = RUN_TIMES[1:5]
     for index, now in enumerate(times):
         project.load(WORLD, until=now, cadence_seconds=3600)

@@ -44,6 +44,7 @@ APPEND = ("python_tests/test_rule_append_only.py",)          # the fast tier's a
 MERGE = ("python_tests/test_merged_daily_aggregate.py", "-k", "every_run and parquet")   # the merge path against the reference
 MERGE_CRASH = ("python_tests/test_merged_daily_aggregate.py", "-k", "crash and parquet")
 MERGE_SOURCE = ("python_tests/test_merged_source_aggregate.py", "-k", "every_run")   # the merge path over source_events()
+MERGE_CRASH_DELTA = ("python_tests/test_merged_daily_aggregate.py", "-k", "crash and delta")   # the version-pinned view
 
 MUTANTS = [
     # (in_run_window's lower bound is no such spot: the rows at or before it are read anyway, as
@@ -125,6 +126,13 @@ MUTANTS = [
     Mutant("merge part over the source counts a date's copies loaded before its last batch", "macros/incremental/daily_merge_sql.sql",
            "and load_tstamp > {{ tideline.ts(d.processed_batch) }}", "and load_tstamp > {{ tideline.ts(d.processed_batch) }} - interval 1 day",
            MERGE_SOURCE),
+    Mutant("merged model read unpinned (the next run's part and settling seen before its view)", "macros/incremental/daily_merge_publish.sql",
+           "        from {{ data }} {{ version }}", "        from {{ data }}", MERGE_CRASH_DELTA),
+    Mutant("settling skips the dates whose newest part carries the batch it settled at", "macros/incremental/daily_merge_layout.sql",
+           "where _tl_batch >= {{ tideline.ts(open_from) }}", "where _tl_batch > {{ tideline.ts(open_from) }}", MERGE),
+    Mutant("settling leaves parts of runs that died", "macros/incremental/daily_merge_layout.sql",
+           "            or count(distinct case when committed.run_id is null then parts._tl_run end) > 0\n",
+           "\n", MERGE_CRASH_DELTA),
 ]
 
 

@@ -21,9 +21,10 @@ sees only what was loaded by then; each computes page views and events per user 
                     source itself with its own run window, one model and one write a run;
   * tideline, source_events(), merge path  the same with its measures declared: a run appends
                     the partial aggregate of the first copies loaded since each processed date's
-                    last batch (system key source_merge); keys merge_c1 and merge_c4: the
-                    merge path compacting every run and every 4 runs (default 24), each read
-                    against a compacted copy of its rows after the schedule (a day, a week, all);
+                    last batch (system key source_merge); keys merge_s4 and merge_s24: the
+                    merge path settling its parts every 4 and every 24 runs (default: every
+                    run); each merge system's model is read against a compacted copy of its
+                    rows after the schedule (a day, a week, all);
   * microbatch L    dbt's `microbatch` strategy with a lookback of L days (3 and 10), as dbt
                     schedules it: the batches from L days before today's up to now,
                     project tideline_tools/peer/microbatch;
@@ -67,9 +68,9 @@ SOURCE_SCHEMA = "peer_source"
 START = dt.datetime(2025, 1, 1)
 MICRO = dt.timedelta(microseconds=1)
 SYSTEM_KEYS = ("tideline", "merge", "source", "source_merge", "mb3", "mb10", "plain", "floor", "hand",
-               "tideline3", "tideline10", "merge3", "merge10", "merge_c1", "merge_c4")   # --systems
+               "tideline3", "tideline10", "merge3", "merge10", "merge_s4", "merge_s24")   # --systems
 # the merge path's systems whose model is read against a compacted copy (read_cost)
-READ_COST_KEYS = ("merge", "merge_c1", "merge_c4")
+READ_COST_KEYS = ("merge", "merge_s4", "merge_s24", "source_merge")
 # the systems of the reprocess-window comparison: [key of reprocess_days 3, key of 10]
 REPROCESS_PAIRS = (("tideline3", "tideline10"), ("merge3", "merge10"))
 ICEBERG_CATALOG = "tideline_iceberg"   # the var tideline__iceberg_catalog of the project's profiles
@@ -186,16 +187,16 @@ class Tideline:
     model = "daily_user_events"
     select = "+daily_user_events"
 
-    def __init__(self, schema: str, reprocess_days: int = 14, named: bool = False, compact_every: int | None = None):
+    def __init__(self, schema: str, reprocess_days: int = 14, named: bool = False, settle_every: int | None = None):
         self.schema = schema
         if named:   # one of a reprocess-window pair: the name says its window
             self.name = f"{self.name}, reprocess_days {reprocess_days}"
         self.vars = {"tideline__events_schema": SOURCE_SCHEMA, "tideline__start_date": START.date().isoformat(),
                      "tideline__reprocess_days": reprocess_days, "tideline__min_rows_to_process": 1,
                      "tideline__backfill_limit_days": 60}
-        if compact_every is not None:   # the merge path's compactions (default 24 runs)
-            self.name = f"{self.name}, compact_every {compact_every}"
-            self.vars["tideline__compact_every"] = compact_every
+        if settle_every is not None:   # the merge path's settlings of its parts (default every run)
+            self.name = f"{self.name}, settle_every {settle_every}"
+            self.vars["tideline__settle_every"] = settle_every
 
     def step(self, now: dt.datetime) -> dict:
         return dbt_run(["run", "--select", self.select], TIDELINE_PROJECT, self.schema, self.vars, now)
@@ -341,13 +342,14 @@ def compare(runner, table: str) -> tuple[int, int]:
     return int(wrong), int(missed)
 
 
-def read_cost(runner, view: str, last_date: dt.date, reps: int = 5) -> None:
+def read_cost(runner, view: str, last_date: dt.date, file_format: str, reps: int = 5) -> None:
     """What reading the merge path's model costs against a fully compacted copy of the same rows
-    (one table, one row per key): a day, a week and all of it, each query run `reps` times, the
-    two tables alternating; prints the median of each and their ratio."""
-    compacted = f"{view}__read_compacted"
+    (one table of the model's format, one row per key): a day, a week and all of it, each query
+    run `reps` times, the two tables alternating; prints the median of each and their ratio."""
+    schema, name = view.rsplit(".", 1)
+    compacted = f"{peer_schema(schema.split('.')[-1], file_format)}.{name}__read_compacted"
     runner.execute(f"drop table if exists {compacted}")
-    runner.execute(f"create table {compacted} using parquet partitioned by (event_date) as select * from {view}")
+    runner.execute(f"create table {compacted} using {file_format} partitioned by (event_date) as select * from {view}")
     ranges = {"a day": (last_date, last_date), "a week": (last_date - dt.timedelta(days=6), last_date), "all": (START.date(), last_date)}
     print(f"\nReading the merge path's model ({view}, a view over the parts) against a fully compacted copy:")
     print("| read | merged view, median s | compacted table, median s | view / table |")
@@ -441,7 +443,7 @@ def main(argv: list[str] | None = None) -> int:
                        users=args.users, late_share=args.late_share, max_late_days=args.max_late_days,
                        duplicate_share=0, reload_share=0, pre_start_share=0, bot_share=0)
     schemas = [SOURCE_SCHEMA, "peer_tideline", "peer_tideline_merge", "peer_tideline_merge_cu", "peer_tideline_src", "peer_tideline_src_cu", "peer_tideline_src_merge",
-               "peer_tideline_r3", "peer_tideline_r10", "peer_tideline_merge_r3", "peer_tideline_merge_r10", "peer_tideline_merge_c1", "peer_tideline_merge_c4", "peer_mb3", "peer_mb10", "peer_plain", "peer_floor",
+               "peer_tideline_r3", "peer_tideline_r10", "peer_tideline_merge_r3", "peer_tideline_merge_r10", "peer_tideline_merge_s4", "peer_tideline_merge_s24", "peer_mb3", "peer_mb10", "peer_plain", "peer_floor",
                "peer_hand", "peer_tideline_cu", "peer_mb_cu", "peer_plain_cu", "peer_floor_cu", "peer_hand_cu"]
     for schema in schemas:
         drop_schema(runner, schema)
@@ -458,8 +460,8 @@ def main(argv: list[str] | None = None) -> int:
         ("tideline10", lambda: Tideline("peer_tideline_r10", 10, named=True)),
         ("merge3", lambda: TidelineMerged("peer_tideline_merge_r3", 3, named=True)),
         ("merge10", lambda: TidelineMerged("peer_tideline_merge_r10", 10, named=True)),
-        ("merge_c1", lambda: TidelineMerged("peer_tideline_merge_c1", compact_every=1)),
-        ("merge_c4", lambda: TidelineMerged("peer_tideline_merge_c4", compact_every=4)),
+        ("merge_s4", lambda: TidelineMerged("peer_tideline_merge_s4", settle_every=4)),
+        ("merge_s24", lambda: TidelineMerged("peer_tideline_merge_s24", settle_every=24)),
         ("mb3", lambda: Microbatch("peer_mb3", 3, catalog)), ("mb10", lambda: Microbatch("peer_mb10", 10, catalog)),
         ("plain", lambda: PlainDbtExact("peer_plain", catalog)), ("floor", lambda: PlainDbtFloor("peer_floor", catalog)),
         ("hand", lambda: HandWritten(runner.spark, peer_schema("peer_hand", fmt), fmt))] if key in wanted]
@@ -495,7 +497,7 @@ def main(argv: list[str] | None = None) -> int:
     print(driver_memory(runner.spark))
     for key in READ_COST_KEYS:
         if key in by_key:
-            read_cost(runner, by_key[key].table(), (START + dt.timedelta(days=args.days - 1)).date())
+            read_cost(runner, by_key[key].table(), (START + dt.timedelta(days=args.days - 1)).date(), args.file_format)
     if args.steps:
         for name in (*compared, "microbatch lookback 3", PlainDbtExact.name):
             if name in runs:

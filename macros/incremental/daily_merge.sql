@@ -12,11 +12,14 @@
          batch would: held late rows are merged when released);
       2. counts the rows it appended, and commits (one insert into tl_state, as the recompute
          path's);
-      3. every compact_every runs, after its commit, compacts the dates the last compact_every
-         runs processed: one insert overwrite of their partitions with their merged rows, so
-         that a date holds one row per key again.
+      3. every settle_every runs (default 1), after its commit, settles the parts (daily_merge_layout.sql):
+         the dates holding parts of several runs get them merged, one insert overwrite of their
+         partitions, so that every date holds one row per key again;
+      4. gives readers the new rows: on Delta and Iceberg, after a settling run, a view that
+         reads the parts table as that run left it (its version), without merging; otherwise
+         (parquet, or parts not settled) the view that merges the committed parts.
     A run that dies before its commit leaves a part no commit names: nobody reads it, the rerun
-    writes its own, and the next compaction of those dates drops it. A rebuild (first build,
+    writes its own, and the next settling run drops it. A rebuild (first build,
     --full-refresh) writes the whole aggregate into the other slot and swaps the view onto it
     (data_table_swap.sql): readers see the old rows up to that one statement. -#}
 
@@ -25,14 +28,16 @@
 {% macro build_mergeable_daily_aggregate(view, model_sql, date_column, measures, full_refresh) %}
     {%- set model_name = view.identifier -%}
     {%- set marker, reads_source = tideline._daily_aggregate_input(model_name, model_sql) -%}
-    {%- set compact_every = tideline.compact_every_setting(model_name) -%}
+    {%- do tideline.compact_every_setting(model_name) -%}
+    {%- set settle_every = tideline.settle_every_setting(model_name) -%}
     {%- if tideline._daily_backfill_dates() -%}
         {{ tideline._refuse_backfill(model_name, "it merges partial aggregates (config measures); rebuild it with --full-refresh instead") }}
     {%- endif -%}
     {%- set format = tideline.model_file_format(model_name) -%}
     {%- set tables = tideline.find_data_tables(view, format, full_refresh, []) -%}
     {%- set existing = adapter.get_relation(database=none, schema=view.schema, identifier=model_name) -%}
-    {%- do tideline._refuse_other_merge_layout(view, existing, measures, full_refresh or tables.live is none) -%}
+    {%- set properties = tideline.view_properties(view) if existing is not none and existing.type == 'view' else {} -%}
+    {%- do tideline._refuse_other_merge_layout(view, existing, properties, measures, full_refresh or tables.live is none) -%}
     {%- do tideline.finish_swap(model_name, tables) -%}
 
     {%- set plan = tideline._daily_plan(model_name, reads_source, tables.rebuild, none) -%}
@@ -47,8 +52,8 @@
         {%- if tables.live is none -%}
             {%- do tideline._merge_rebuild(view, existing, model_sql, marker, reads_source, date_column, measures, tables, plan, format, false) -%}
         {%- else -%}
-            {#- a run that died between its commit and the view's creation -#}
-            {%- do tideline._merge_view(view, existing, tables.live, measures, none) -%}
+            {#- a run that died between its commit and the view's replacement -#}
+            {%- do tideline._merge_republish(view, existing, properties, tables.live, date_column, measures, format) -%}
         {%- endif -%}
         {{ return(none) }}
     {%- endif -%}
@@ -58,10 +63,15 @@
     {%- else -%}
         {%- set rows_written = tideline._merge_append(model_name, model_sql, marker, reads_source, date_column, tables.live, plan, processed) -%}
         {%- do tideline._commit_daily_run(model_name, plan, changed, processed | map(attribute='event_date') | list, rows_written, none, reads_source, tideline._merge_path(processed)) -%}
-        {%- if (plan.model_runs + 1) % compact_every == 0 -%}
-            {%- do tideline._merge_compact(model_name, date_column, measures, tables.live, compact_every) -%}
+        {%- set open_from = properties.get('tideline.open_from') or none -%}
+        {%- set settles = (plan.model_runs + 1) % settle_every == 0 -%}
+        {%- if settles -%}
+            {%- set layout = tideline._merge_layout(model_name, tables.live, date_column, open_from) -%}
+            {%- do tideline._merge_settle(model_name, date_column, measures, tables.live, layout, format) -%}
+            {%- set open_from = plan.reads_up_to -%}
         {%- endif -%}
-        {%- do tideline._merge_view(view, existing, tables.live, measures, none) -%}
+        {%- do tideline._merge_publish(view, existing, properties, tables.live, measures, open_from,
+                                       tideline.table_version_clause(tables.live, format) if settles else none) -%}
     {%- endif -%}
     {{- return({'rows_written': rows_written}) -}}
 {% endmacro %}
@@ -76,10 +86,10 @@
 {#- Before anything is written, a run that is not a rebuild refuses a model stored otherwise: a
     table (the recompute path's, from before its measures were declared), or parts made with
     other measures (the view records them). -#}
-{% macro _refuse_other_merge_layout(view, existing, measures, rebuild) %}
+{% macro _refuse_other_merge_layout(view, existing, properties, measures, rebuild) %}
     {%- if rebuild or existing is none -%}{{ return(none) }}{%- endif -%}
     {%- set found = "is a table (built recomputing whole days)" if existing.type != 'view'
-        else tideline.view_properties(view).get('tideline.measures') -%}
+        else properties.get('tideline.measures') -%}
     {%- set wanted = tideline._merge_view_properties(measures)['tideline.measures'] -%}
     {%- if found != wanted -%}
         {%- set what = found if existing.type != 'view' else "has parts made with measures {}".format(found or 'none') -%}

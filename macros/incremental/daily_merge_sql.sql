@@ -61,21 +61,3 @@
     {% endset %}
     {{- return(sql | trim) -}}
 {% endmacro %}
-
-{#- The dates to compact: those the model's last `runs` committed runs processed. -#}
-{% macro recently_processed_dates_sql(model_name, runs) %}
-    {% set sql %}
-        select distinct cast(event_date as string) as event_date
-        from {{ tideline.state_table() }}
-        where model = '{{ model_name }}' and kind = 'date' and processed
-            and batch >= (
-                select min(batch) from (
-                    select batch from {{ tideline.state_table() }}
-                    where model = '{{ model_name }}' and kind = 'run'
-                    order by batch desc
-                    limit {{ runs }}
-                ) as newest_runs
-            )
-    {% endset %}
-    {{- return(sql) -}}
-{% endmacro %}

@@ -19,7 +19,7 @@
     {%- do tideline.replace_table(data, '{} distribute by {}'.format(rows_sql, date_column), date_column, data if in_place else none, format) -%}
     {%- do tideline.checkpoint(model_name, 'written') -%}
     {%- if not with_rows -%}
-        {%- do tideline._merge_view(view, existing, data, measures, none) -%}
+        {%- do tideline._merge_publish(view, existing, {}, data, measures, none, tideline.table_version_clause(data, format)) -%}
         {{- return(0) -}}
     {%- endif -%}
     {%- set count_sql -%}select count(*) as written from {{ data }}{%- endset -%}
@@ -31,7 +31,7 @@
         {%- do tideline.swap_data_table(model_name, view, tideline._merge_view_sql(model_name, data, measures, tideline.run_id()), data, tables.live,
                                         tideline._merge_view_properties(measures)) -%}
     {%- else -%}
-        {%- do tideline._merge_view(view, existing, data, measures, none, true) -%}
+        {%- do tideline._merge_publish(view, existing, {}, data, measures, plan.reads_up_to, tideline.table_version_clause(data, format)) -%}
         {%- if tables.live is not none and not in_place -%}{%- do adapter.drop_relation(tables.live) -%}{%- endif -%}
     {%- endif -%}
     {{- return(rows_written) -}}
@@ -60,21 +60,4 @@
             and _tl_run = '{{ tideline.run_id() }}'
     {% endset %}
     {{- return(tideline.query_rows(count_sql)[0].written | int) -}}
-{% endmacro %}
-
-{#- After a commit: the dates the last `runs` runs processed get their committed parts merged
-    into one row per key, tagged with this (committed) run; parts no commit names are dropped
-    with them. One insert overwrite of those dates' partitions. -#}
-{% macro _merge_compact(model_name, date_column, measures, data, runs) %}
-    {%- set dates = tideline.query_rows(tideline.recently_processed_dates_sql(model_name, runs)) | map(attribute='event_date') | list -%}
-    {%- if not dates -%}{{ return(none) }}{%- endif -%}
-    {%- set columns = tideline.column_names(data) -%}
-    {%- set merged = tideline.merged_parts_sql(data, tideline._merge_columns(columns), measures, tideline.committed_runs_sql(model_name),
-                                                '{} in {}'.format(date_column, tideline.date_list(dates)), tideline.run_id()) -%}
-    {% call statement('compact_parts', fetch_result=false) %}
-        insert overwrite table {{ data }} partition ({{ date_column }})
-        select {{ columns | join(', ') }}
-        from ({{ merged }}) as merged
-        distribute by {{ date_column }}
-    {% endcall %}
 {% endmacro %}

@@ -20,11 +20,3 @@
     {%- for column in measures | sort -%}{%- do names.append('{}:{}'.format(column, measures[column])) -%}{%- endfor -%}
     {{- return({'tideline.measures': names | join(',')}) -}}
 {% endmacro %}
-
-{#- The model's view over `data`: created when it is missing or not a view (a table the recompute
-    path left, which a --full-refresh replaces), or when `replace`. -#}
-{% macro _merge_view(view, existing, data, measures, pending_run, replace=false) %}
-    {%- if existing is not none and existing.type == 'view' and not replace -%}{{ return(none) }}{%- endif -%}
-    {%- if existing is not none and existing.type != 'view' -%}{%- do adapter.drop_relation(existing) -%}{%- endif -%}
-    {%- do tideline.replace_reader_view(view, tideline._merge_view_sql(view.identifier, data, measures, pending_run), data, none, tideline._merge_view_properties(measures)) -%}
-{% endmacro %}

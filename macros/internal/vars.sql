@@ -20,6 +20,7 @@
         'tideline__backfill_dates': none,
         'tideline__run_lock_minutes': 120,
         'tideline__compact_every': 24,
+        'tideline__settle_every': 1,
         'tideline__include_current_day': true,
         'tideline__attributes_as_of': none,
         'tideline__state_file_format': env_var('TIDELINE_FILE_FORMAT', 'delta'),
@@ -55,6 +56,7 @@
     {%- endfor -%}
     {%- do tideline._daily_backfill_dates() -%}
     {%- do tideline.var_int('tideline__run_lock_minutes', 1) -%}
+    {%- do tideline.var_int('tideline__settle_every', 1) -%}
     {%- do tideline.var_bool('tideline__include_current_day') -%}
     {%- do tideline.attributes_reference_date() -%}
     {%- do tideline.state_file_format() -%}
