@@ -79,7 +79,7 @@ UNIT_SECONDS = {
     "test_no_data_lost.py[parquet]": 20, "test_run_lock.py[parquet]": 10, "test_environment.py[parquet]": 5,
     "test_generator.py": 1, "test_state_migration.py[parquet]": 130, "test_state_migration.py[delta]": 150,
     "test_state_migration.py[iceberg]": 140, "test_macro_docs.py": 2,
-    "test_merged_daily_aggregate.py[delta]": 420, "test_merged_daily_aggregate.py[parquet]": 220,
+    "test_merged_daily_aggregate.py[delta]": 520, "test_merged_daily_aggregate.py[parquet]": 220,
     "test_merged_daily_aggregate.py[iceberg]": 230, "test_merge_refusals.py": 150, "test_merged_source_aggregate.py": 450,
 }
 

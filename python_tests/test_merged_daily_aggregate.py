@@ -47,8 +47,11 @@ def test_every_run_merges_to_the_reference_and_a_rebuild_gives_the_same(project,
     times = RUN_TIMES if deep else RUN_TIMES[:5]   # parquet and Iceberg: a shorter schedule
     for now in times:
         project.load(WORLD, until=now, cadence_seconds=3600)
+        # the last load's runs settle: the catch-up below then releases held rows without a new
+        # batch, so its parts carry the very batch the view was settled at
+        settle = {"tideline__settle_every": 1} if now == times[-1] else {}
         for _ in range(2):   # after a gap, the window needs two runs (backfill_limit_days 2)
-            result = project.dbt("run", "--select", *SELECT, vars={**VARS, "tideline__now": str(now)})
+            result = project.dbt("run", "--select", *SELECT, vars={**VARS, "tideline__now": str(now), **settle})
             reference.run(source_rows(project), now)
             assert_as_the_reference(project, reference, f"run at {now}")
         held += sum(r["skipped_rows"] for r in date_state(project, MERGED))
@@ -61,6 +64,7 @@ def test_every_run_merges_to_the_reference_and_a_rebuild_gives_the_same(project,
 
     # the catch-up (the repair thresholds, settling the parts) merges every held row; then a
     # --full-refresh rebuild (into the other slot, swapped in) gives the same rows
+    assert [r for r in date_state(project, MERGED) if r["skipped_rows"]], "rows held for the catch-up to release"
     catch_up = {**VARS, "tideline__now": str(times[-1]), "tideline__min_rows_to_process": 1, "tideline__reprocess_days": 3650,
                 "tideline__settle_every": 1}
     project.dbt("run", "--select", *SELECT, vars=catch_up)
@@ -72,6 +76,35 @@ def test_every_run_merges_to_the_reference_and_a_rebuild_gives_the_same(project,
     project.dbt("run", "--full-refresh", "--select", MERGED, vars=catch_up)
     assert_rows_equal(merged_rows(project), before, label="after a --full-refresh")
     assert project.data_tables(MERGED) == [f"{MERGED}__tl_data_b"]
+
+
+@pytest.mark.formats("delta")   # the format whose view reads the parts as they are
+def test_a_part_of_a_run_that_died_is_dropped_when_the_rerun_settles(project):
+    """A run that dies after its append leaves a part no commit names, also in a date no earlier
+    run wrote; the rerun appends its own part there and settles: the dead part goes, every date
+    holds one run's rows, and readers (on Delta and Iceberg the plain read) see the reference's."""
+    project.reset()
+    reference = Pipeline(SETTINGS)
+    first, second = RUN_TIMES[0], RUN_TIMES[2]
+    settle = {**VARS, "tideline__settle_every": 1}
+    project.load(WORLD, until=first, cadence_seconds=3600)
+    project.dbt("run", "--select", *SELECT, vars={**settle, "tideline__now": str(first)})
+    reference.run(source_rows(project), first)
+    after_first = expected_rows(reference)
+    project.load(WORLD, until=second, cadence_seconds=3600)
+    died = project.dbt("run", "--select", *SELECT, expect_success=False,
+                       vars={**settle, "tideline__now": str(second), "tideline__fail_at": f"{MERGED}:written"})
+    assert any(f"injected failure after {MERGED}:written" in m for m in died.messages), died.messages
+    parts = project.fresh(project.data_tables(MERGED)[0])
+    committed = f"select run_id from {project.relation('tl_state')} where model = '{MERGED}' and kind = 'run'"
+    dead_only = project.rows(f"""select count(distinct event_date) from {parts} where event_date not in
+                                 (select event_date from {parts} where _tl_run in ({committed}))""")[0][0]
+    assert dead_only > 0, "the run that died wrote a date no committed run holds"
+    assert_rows_equal(merged_rows(project), after_first, label="readers while the dead part is there")
+    project.dbt("run", "--select", *SELECT, vars={**settle, "tideline__now": str(second)})
+    reference.run(source_rows(project), second)
+    assert_as_the_reference(project, reference, "after the rerun")
+    assert_settled_read(project)
 
 
 def test_a_crash_after_any_statement_then_a_rerun_gives_the_uninterrupted_result(project, crash_report):

@@ -45,6 +45,7 @@ MERGE = ("python_tests/test_merged_daily_aggregate.py", "-k", "every_run and par
 MERGE_CRASH = ("python_tests/test_merged_daily_aggregate.py", "-k", "crash and parquet")
 MERGE_SOURCE = ("python_tests/test_merged_source_aggregate.py", "-k", "every_run")   # the merge path over source_events()
 MERGE_CRASH_DELTA = ("python_tests/test_merged_daily_aggregate.py", "-k", "crash and delta")   # the version-pinned view
+MERGE_DIED = ("python_tests/test_merged_daily_aggregate.py", "-k", "died")   # a dead part beside one committed run
 
 MUTANTS = [
     # (in_run_window's lower bound is no such spot: the rows at or before it are read anyway, as
@@ -132,7 +133,7 @@ MUTANTS = [
            "where _tl_batch >= {{ tideline.ts(open_from) }}", "where _tl_batch > {{ tideline.ts(open_from) }}", MERGE),
     Mutant("settling leaves parts of runs that died", "macros/incremental/daily_merge_layout.sql",
            "            or count(distinct case when committed.run_id is null then parts._tl_run end) > 0\n",
-           "\n", MERGE_CRASH_DELTA),
+           "\n", MERGE_DIED),
 ]
 
 
