@@ -19,6 +19,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from parsed_projects import PARSED, parse_time_vars, reuses
 from tideline_tools import generator
 from tideline_tools.dbt import DbtResult, run_dbt
 from tideline_tools.profile import PROJECT_DIR
@@ -171,39 +172,51 @@ class Project:
         now = merged.get("tideline__now")
         now = str(now) if isinstance(now, dt.datetime) else now
         pinned = well_formed_now(now) and "TIDELINE_NOW" not in os.environ
+        manifest = None
         if args and args[0] in PARSING_COMMANDS and "--target-path" not in args:
-            args = (*args, "--target-path", str(self.target_path(project_dir, merged)))
+            reused = reuses(args)
+            folder = self.target_path(project_dir, parse_time_vars(merged) if reused else merged)
+            args = (*args, "--target-path", str(folder))
+            if reused:
+                manifest = self.parsed(folder, parse_time_vars(merged), project_dir, profiles_dir)
         if pinned:
             del merged["tideline__now"]
             os.environ["TIDELINE_NOW"] = now
             try:
                 return run_dbt(list(args), vars=merged, target=self.target, expect_success=expect_success,
-                               project_dir=project_dir, on_event=on_event, profiles_dir=profiles_dir)
+                               project_dir=project_dir, on_event=on_event, profiles_dir=profiles_dir, manifest=manifest)
             finally:
                 del os.environ["TIDELINE_NOW"]
         return run_dbt(list(args), vars=merged, target=self.target, expect_success=expect_success,
-                       project_dir=project_dir, on_event=on_event, profiles_dir=profiles_dir)
+                       project_dir=project_dir, on_event=on_event, profiles_dir=profiles_dir, manifest=manifest)
+
+    def parsed(self, folder: Path, vars: dict[str, Any], project_dir=None, profiles_dir=None):
+        """The project parsed with its parse-time vars (parsed_projects), or None when that parse
+        fails: the command then parses for itself and reports the failure as a user would see it."""
+        def parse():
+            result = run_dbt(["parse", "--target-path", str(folder)], vars=vars, target=self.target,
+                             expect_success=False, project_dir=project_dir, profiles_dir=profiles_dir)
+            return result.result if result.success else None
+        return PARSED.manifest(Path(project_dir or PROJECT_DIR), self.target, profiles_dir, vars, parse)
 
     # ---- refusals --------------------------------------------------------------------------
     def snapshot(self, *schemas: str) -> dict[str, Any]:
         """What a refused command must leave as it was, in the project's two schemas and
-        `schemas`: their tables and views (and their Iceberg namespaces' tables), each view's
-        text and each table's properties (a parquet table keeps them in the metastore only), and
-        every file under their folders (size and modification time: any commit of any format
-        writes one). The run lock, which every run takes and gives back, is left out."""
+        `schemas`: their tables and views (and their Iceberg namespaces' tables), each one's
+        metastore entry as `show table extended` gives it (a view's text, a table's provider,
+        schema, location and the properties the metastore keeps: a parquet table's live there
+        only), and every file under their folders (size and modification time: any commit of
+        any format writes one, Delta's and Iceberg's properties too). One statement a schema.
+        The run lock, which every run takes and gives back, is left out."""
         names = sorted({self.schema, self.source_schema, *schemas})
         found = {schema for (schema,) in (r[:1] for r in self.rows("show schemas"))}
         tables: dict[str, Any] = {}
         for schema in names:
             if schema not in found:
                 continue
-            views = {row[1] for row in self.rows(f"show views in {schema}") if not row[2]}
-            for row in self.rows(f"show tables in {schema}"):
-                if row[2] or row[1] == RUN_LOCK:   # a session's temporary view; the run lock
-                    continue
-                name = f"{schema}.{row[1]}"
-                tables[name] = (self.rows(f"show create table {name}")[0][0] if row[1] in views
-                                else tuple(sorted(self.rows(f"show tblproperties {name}"))))
+            for _, name, temporary, information in self.rows(f"show table extended in {schema} like '*'"):
+                if not temporary and name != RUN_LOCK:   # a session's temporary view; the run lock
+                    tables[f"{schema}.{name}"] = information
             if self.target == "local":
                 tables.update({f"{ICEBERG_CATALOG}.{schema}.{r[1]}": None for r in self.iceberg_tables(schema) or []})
         return {"tables": tables, "files": self._files(names)}
@@ -356,10 +369,12 @@ def pause_at(checkpoints: dict[str, Any], trace: list[str] | None = None):
     return on_event, results
 
 
-def fast_property(cases, edge_cases: Iterable, examples: int = 200):
+def fast_property(cases, edge_cases: Iterable, examples: int = 100):
     """The fast tier's property test over `case`: the explicit edge cases first, then `examples`
     cases drawn from the strategy `cases`, derandomized (the same cases on every run).
-    TIDELINE_FAST_EXAMPLES=N draws N instead, for a quick look while developing (never in CI)."""
+    TIDELINE_FAST_EXAMPLES=N draws N instead: fewer for a quick look while developing, more
+    (200 to 1,000) for a deeper run by hand; the suite draws 100 (50 for the channel's runs, an
+    example there is several runs of the channel: docs/tests.md)."""
     from hypothesis import HealthCheck, Phase, example, given, settings
 
     examples = int(os.environ.get("TIDELINE_FAST_EXAMPLES", examples))
@@ -377,7 +392,7 @@ def end_to_end_property(examples: int):
     """The settings of an end-to-end property test (each example is several dbt runs): its
     explicit @example cases first, then `examples` drawn cases, derandomized (the same cases on
     every run), no deadline. Each test draws what the suite's time allows (an example costs
-    11 to 63 s: docs/tests.md); the fast tier (marker `fast`) draws 200 of each rule.
+    11 to 63 s: docs/tests.md); the fast tier (marker `fast`) draws 100 of each rule (50 of a channel's runs).
     TIDELINE_E2E_EXAMPLES=N draws N instead (for example 10, for a deeper run by hand)."""
     from hypothesis import HealthCheck, Phase, settings
 

@@ -8,8 +8,8 @@ newest wins), and the filtered events' committed batches of date rows (new and l
 some before the aggregate's watermark. Each candidate date's decision and the state it leaves
 must equal reference.date_decision, the rule the end-to-end reference uses too.
 
-One example is a truncate, an insert and the query on a few rows: 200 random examples and the
-explicit edge cases take about a minute.
+One example is a truncate, an insert and the query on a few rows: 100 random examples and the
+explicit edge cases take about half a minute.
 """
 
 from __future__ import annotations

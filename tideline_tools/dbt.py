@@ -41,8 +41,11 @@ def run_dbt(
     project_dir: str | os.PathLike | None = None,
     on_event=None,
     profiles_dir: str | os.PathLike | None = None,
+    manifest: Any = None,
 ) -> DbtResult:
-    """`dbt <args> --vars <vars>` in-process; raise DbtFailed when expect_success and it fails."""
+    """`dbt <args> --vars <vars>` in-process; raise DbtFailed when expect_success and it fails.
+    `manifest`: a project dbt parsed already (dbtRunner's own reuse of a parsed project), so that
+    this command does not parse it again."""
     from dbt.cli.main import dbtRunner
 
     if not sys.stdout.isatty():
@@ -65,7 +68,7 @@ def run_dbt(
         if on_event is not None:
             on_event(event)
 
-    outcome = dbtRunner(callbacks=[collect]).invoke(full)
+    outcome = dbtRunner(manifest=manifest, callbacks=[collect]).invoke(full)
     failures = []
     for r in getattr(outcome.result, "results", None) or []:
         if str(r.status) in ("error", "fail", "runtime error") and getattr(r, "message", None):
