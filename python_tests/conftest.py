@@ -55,32 +55,33 @@ FORMAT_IN_ID = re.compile(r"[\[-](parquet|delta|iceberg)[\]-]")
 
 
 # Seconds each unit of work (a module, or a module's table format) took in the suite
-# (TIDELINE_SUITE_PROFILE, 2026-11-28, on a busy machine: only their sizes relative to each
-# other matter). The two processes take the longest units first, so that the suite does not
+# (TIDELINE_SUITE_PROFILE, 2026-11-28, on a busy machine, the longest again on 2026-11-29, the
+# fast tier's scaled to its 100 or 50 examples: only their sizes relative to each other matter).
+# The two processes take the longest units first, so that the suite does not
 # end with one process running a long unit alone while the other waits; xdist's own order
 # (by number of tests, `--no-loadscope-reorder` turns it off) put units of few long tests,
 # such as a format's kill test or the Delta pipeline, last. A unit not listed counts as 120 s.
 UNIT_SECONDS = {
-    "test_derivation.py[parquet]": 890, "test_continual_task.py[parquet]": 710, "test_bad_inputs.py[parquet]": 540,
-    "test_continual_task.py[delta]": 520, "test_environment.py": 400, "test_mutability.py[parquet]": 360,
-    "test_time_based_pipeline.py[delta]": 360, "test_derivation.py[delta]": 310, "test_source_events.py[parquet]": 300,
-    "test_continual_task.py[iceberg]": 290, "test_crash_safety.py[parquet]": 270, "test_kill.py[delta]": 230,
-    "test_mutability.py[delta]": 230, "test_crash_safety.py[delta]": 230, "test_derivation.py[iceberg]": 200,
-    "test_rule_continual_step.py[parquet]": 200, "test_rule_channel_runs.py[parquet]": 400,
-    "test_rule_append_only.py[parquet]": 100, "test_kill.py[iceberg]": 190, "test_crash_safety.py[iceberg]": 180,
-    "test_channel.py": 180, "test_rule_days_to_process.py[parquet]": 170, "test_catch_up_and_backfill.py[parquet]": 160,
+    "test_derivation.py[parquet]": 770, "test_continual_task.py[parquet]": 780, "test_bad_inputs.py[parquet]": 350,
+    "test_continual_task.py[delta]": 620, "test_environment.py": 560, "test_mutability.py[parquet]": 410,
+    "test_time_based_pipeline.py[delta]": 290, "test_derivation.py[delta]": 260, "test_source_events.py[parquet]": 260,
+    "test_continual_task.py[iceberg]": 260, "test_crash_safety.py[parquet]": 180, "test_kill.py[delta]": 285,
+    "test_mutability.py[delta]": 255, "test_crash_safety.py[delta]": 180, "test_derivation.py[iceberg]": 160,
+    "test_rule_continual_step.py[parquet]": 100, "test_rule_channel_runs.py[parquet]": 230,
+    "test_rule_append_only.py[parquet]": 55, "test_kill.py[iceberg]": 190, "test_crash_safety.py[iceberg]": 180,
+    "test_channel.py": 180, "test_rule_days_to_process.py[parquet]": 90, "test_catch_up_and_backfill.py[parquet]": 160,
     "test_incremental_equals_rebuild.py[parquet]": 160, "test_table_formats.py[parquet]": 160,
-    "test_filtered_events.py[parquet]": 150, "test_mutability.py[iceberg]": 140, "test_rule_run_window.py[parquet]": 140,
+    "test_filtered_events.py[parquet]": 150, "test_mutability.py[iceberg]": 140, "test_rule_run_window.py[parquet]": 75,
     "test_time_based_pipeline.py[parquet]": 140, "test_time_based_pipeline.py[iceberg]": 130,
-    "test_attribute_view.py[parquet]": 130, "test_channel.py[delta]": 110, "test_rule_reductions.py[parquet]": 110,
+    "test_attribute_view.py[parquet]": 130, "test_channel.py[delta]": 110, "test_rule_reductions.py[parquet]": 60,
     "test_state_compaction.py[parquet]": 100, "test_channel.py[parquet]": 100, "test_no_trace_without_work.py[parquet]": 100,
     "test_channel.py[iceberg]": 90, "test_end_to_end.py[parquet]": 80, "test_session_settings.py[parquet]": 80,
     "test_generator.py[parquet]": 30, "test_cron.py": 30, "test_as_a_package.py[parquet]": 30,
     "test_no_data_lost.py[parquet]": 20, "test_run_lock.py[parquet]": 10, "test_environment.py[parquet]": 5,
     "test_generator.py": 1, "test_state_migration.py[parquet]": 130, "test_state_migration.py[delta]": 150,
     "test_state_migration.py[iceberg]": 140, "test_macro_docs.py": 2,
-    "test_merged_daily_aggregate.py[delta]": 520, "test_merged_daily_aggregate.py[parquet]": 220,
-    "test_merged_daily_aggregate.py[iceberg]": 230, "test_merge_refusals.py": 150, "test_merged_source_aggregate.py": 450,
+    "test_merged_daily_aggregate.py[delta]": 460, "test_merged_daily_aggregate.py[parquet]": 215,
+    "test_merged_daily_aggregate.py[iceberg]": 175, "test_merge_refusals.py": 150, "test_merged_source_aggregate.py": 450,
 }
 
 
@@ -105,11 +106,20 @@ def pytest_xdist_make_scheduler(config, log):
     return ModuleAndFormatScheduling(config, log)
 
 
+def in_extended_tier(item) -> bool:
+    """A variant that `make test` leaves to `make test-extended`: a test marked
+    `extended_on_other_formats`, on a format other than DEEP_FORMAT (docs/tests.md, "Tiers")."""
+    file_format = getattr(item, "callspec", None) and item.callspec.params.get("file_format")
+    return "extended_on_other_formats" in item.keywords and file_format not in (None, DEEP_FORMAT)
+
+
 def pytest_collection_modifyitems(config, items):
     shallow = [item for item in items if "deep_only" in item.keywords and not is_deep(item)]
-    if shallow:
-        config.hook.pytest_deselected(items=shallow)
-        items[:] = [item for item in items if item not in shallow]
+    extended = os.environ.get("TIDELINE_EXTENDED") == "1"
+    left = shallow + [item for item in items if in_extended_tier(item) != extended]
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = [item for item in items if item not in left]
     # the longest units first (UNIT_SECONDS); a unit's tests keep their order
     first: dict[str, int] = {}
     for index, item in enumerate(items):

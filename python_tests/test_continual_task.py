@@ -161,6 +161,7 @@ def test_without_snapshot_the_output_starts_empty_and_takes_later_commits_only(p
 
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
+@pytest.mark.extended_on_other_formats
 def test_a_crash_after_any_statement_then_a_rerun_equals_an_uninterrupted_run(project, deps, crash_report):
     """A full refresh (the snapshot), a run of two steps, an empty run, a run of three steps;
     every second step compacts (compact_every 2). Each run is repeated until it finishes, each attempt

@@ -197,6 +197,7 @@ def test_idle_sensors_with_a_read_delay(project, deps):
 # ---- crash safety -----------------------------------------------------------------------------
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
+@pytest.mark.extended_on_other_formats
 def test_a_crash_after_any_statement_then_a_rerun_equals_an_uninterrupted_run(project, deps, crash_report):
     """A full refresh, a run, then a run that compacts (compact_every 2): each repeated until it
     finishes, each attempt dying after the first statement that changes storage no earlier

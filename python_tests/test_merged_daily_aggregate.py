@@ -107,6 +107,7 @@ def test_a_part_of_a_run_that_died_is_dropped_when_the_rerun_settles(project):
     assert_settled_read(project)
 
 
+@pytest.mark.extended_on_other_formats
 def test_a_crash_after_any_statement_then_a_rerun_gives_the_uninterrupted_result(project, crash_report):
     """Every storage-changing statement of its runs (first build, appends, compactions, a
     --full-refresh into the other slot and its swap) is a crash point (harness.CrashPoints);

@@ -258,6 +258,7 @@ READINGS = "reading_id int, sensor string, reading_value double"
 
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
+@pytest.mark.extended_on_other_formats
 def test_a_crash_after_any_statement_then_a_rerun_equals_an_uninterrupted_run(project, deps, crash_report):
     """Every kind at once: a prime (--full-refresh), a run at a tick of every cron (a rebuild,
     an append, a ds append that re-reads nothing below its bound, an immutable that stays), then
