@@ -129,14 +129,18 @@ class Project:
             self.runner.execute(f"insert into {name} values {literals}")
 
     # ---- dbt ---------------------------------------------------------------------------
-    def target_path(self, project_dir=None, vars: dict[str, Any] | None = None) -> Path:
+    def target_path(self, project_dir=None, vars: dict[str, Any] | None = None, reused: bool | None = None) -> Path:
         """This project's own dbt target folder for these vars (the module's base vars and
         `vars`; tideline__now goes to the environment, see dbt). dbt parses the whole project
         again (about 3 s here) when the profile or the vars changed since the folder's last
         parse: the profile's schema is the project's, and many scenarios alternate between a few
         sets of vars (a crash var, then none), so each set has a folder of its own in which
-        dbt's partial parsing holds. Each pytest process (xdist worker) has folders of its own."""
+        dbt's partial parsing holds. Each pytest process (xdist worker) has folders of its own.
+        A command given a parsed project (`reused`; by default whether a compile is) has the
+        folder of its parse-time vars (parsed_projects)."""
         merged = {**self.base_vars, **(vars or {})}
+        if reuses(("compile",)) if reused is None else reused:
+            merged = parse_time_vars(merged)
         if well_formed_now(str(merged.get("tideline__now"))):
             del merged["tideline__now"]
         key = hashlib.sha1(json.dumps(merged, sort_keys=True, default=str).encode()).hexdigest()[:12]
@@ -175,7 +179,7 @@ class Project:
         manifest = None
         if args and args[0] in PARSING_COMMANDS and "--target-path" not in args:
             reused = reuses(args)
-            folder = self.target_path(project_dir, parse_time_vars(merged) if reused else merged)
+            folder = self.target_path(project_dir, merged, reused)
             args = (*args, "--target-path", str(folder))
             if reused:
                 manifest = self.parsed(folder, parse_time_vars(merged), project_dir, profiles_dir)
