@@ -223,6 +223,7 @@ def test_a_full_refresh_is_atomic_it_dies_before_its_commit_changing_nothing(pro
 
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
+@pytest.mark.extended_on_other_formats
 def test_a_full_refresh_that_changes_the_columns_swaps_tables_atomically(project, deps, tmp_path):
     """The upsert's column val changed from int to bigint between two runs: its --full-refresh
     builds a new data table beside the old one and swaps the view onto it. Killed after its

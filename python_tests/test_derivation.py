@@ -265,6 +265,7 @@ def test_a_full_refresh_is_atomic_it_dies_before_its_commit_changing_nothing(pro
 
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
+@pytest.mark.extended_on_other_formats
 def test_a_full_refresh_that_changes_the_columns_swaps_tables_atomically(project, deps, tmp_path):
     """The balances' balance changed from double to decimal(20,2) between two runs: the
     --full-refresh builds a new data table beside the old one and swaps the view onto it.

@@ -99,6 +99,7 @@ def test_a_version_table_in_another_format_is_refused_until_a_full_refresh_conve
 
 @pytest.mark.both_targets
 @pytest.mark.formats("parquet", "delta", "iceberg")
+@pytest.mark.extended_on_other_formats
 def test_full_mutation_rebuilds_only_after_a_tick(project, deps):
     project.write_source("accounts", "account_id int, balance int", [(1, 100), (2, 200)], replace=True)
     run(project, "accounts_full_mutation", "2025-01-01 12:00")            # first build

@@ -19,7 +19,7 @@ from tideline_tools.generator import EventWorld
 
 # local only since 2026-11-29: what it proves is the state's storage, the same through the Thrift
 # server, and it was the cluster tier's longest test (271 s of 1,064)
-pytestmark = pytest.mark.formats("parquet", "delta", "iceberg")
+pytestmark = [pytest.mark.formats("parquet", "delta", "iceberg"), pytest.mark.extended_on_other_formats]
 
 WORLD = EventWorld(seed=5, start=dt.datetime(2025, 6, 1), days=3, events_per_day=60, users=6,
                    late_share=0.2, max_late_days=2, reload_share=0.05, duplicate_share=0.03)

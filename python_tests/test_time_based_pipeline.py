@@ -50,6 +50,7 @@ def test_hourly_loads_over_ten_days_match_the_reference_after_every_run(project,
     assert total == len(reference.filtered)
 
 
+@pytest.mark.extended_on_other_formats
 def test_a_first_run_before_any_load_builds_empty_tables_then_the_runs_match_the_reference(project):
     """The first hour of a new install: the scheduler runs before the loader delivered anything.
     Every model still gets its (empty) table or view, so the data tests find them; nothing is
