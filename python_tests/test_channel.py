@@ -240,6 +240,10 @@ BAD_CHANNELS = {
     "bad_retention": (GOOD + ", mutable_time='2025-01-01', retention_days=30", SELECT,
                       "mutable_time and retention_days cannot be combined: a channel with mutable_time keeps its history for good "
                       "(as the Hub refuses ttlDays and maxItems)"),
+    "bad_config_name": (GOOD + ", retention_day=30", SELECT,
+                        "config retention_day is not a config of materialized='channel' (did you mean retention_days?); its "
+                        "configs: arrival_column, change_time, changes, checks, columns, compact_every, file_format, item_id, "
+                        "item_time, mutable_time, retention_days"),
     "bad_columns": ("materialized='channel', columns={'op': 'string'}", SELECT,
                     "columns = op is invalid; accepted: payload columns other than the item time, the item id, the arrival "
                     "column, item_date, op and the change time"),

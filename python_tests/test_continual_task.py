@@ -394,6 +394,9 @@ GOOD_BLOCK = "{% call tideline.task_insert() %} select key, val from {{ tideline
 BAD_TASKS = {
     "bad_no_columns": ("inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}", GOOD_INSERT,
                        "columns = null is invalid; accepted: a mapping of column name to Spark type, e.g. {{'key': 'int', 'val': 'int'}}"),
+    "bad_config_name": (GOOD_CONFIG + ", snapshto=false", GOOD_INSERT,
+                        "config snapshto is not a config of materialized='continual_task' (did you mean snapshot?); its configs: "
+                        "columns, compact_every, file_format, inputs, snapshot"),
     "bad_self_input": ("columns={'key': 'int', 'val': 'int'}, inputs=['bad_self_input']", GOOD_INSERT,
                        "inputs = \"bad_self_input\" is invalid; accepted: other models or sources: the task's output is read as "
                        "{{{{ this }}}}, never as an input"),

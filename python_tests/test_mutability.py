@@ -319,6 +319,9 @@ def test_a_crash_after_any_statement_then_a_rerun_equals_an_uninterrupted_run(pr
 @pytest.mark.parametrize("model, settings, message", [
     ("bad_type", {}, 'tideline: model bad_type: mutability type "sometimes_mutable" is unknown; accepted: immutable, '
                      'full_mutation, append_only, ds_append_only'),
+    ("bad_config_name", {}, "tideline: model bad_config_name: config update_crn is not a config of materialized='append_only' "
+                            "(did you mean update_cron?); its configs: along, compact_every, file_format, max, max_along_values, "
+                            "min, mutability, settle, update_cron"),
     ("readings_append_only", {"mutability__along": ""}, "tideline: model readings_append_only: append_only needs `along`, the column new rows are found by; "
                                               "got \"\"; accepted: a column name of the model's query, e.g. along='ds'"),
     ("readings_append_only", {"mutability__along": "sensor_id"},

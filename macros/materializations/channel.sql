@@ -11,6 +11,7 @@
     run's, so readers see the old boundary or the new, never a mix. -#}
 {% materialization channel, adapter='spark' %}
     {%- do tideline.prepare_session(this.identifier) -%}
+    {%- do tideline.refuse_unknown_configs(this.identifier) -%}
     {%- set format = tideline.model_file_format(this.identifier) -%}
     {%- set settings = tideline.channel_settings(this.identifier) -%}
     {%- set view = this.incorporate(type='view') -%}

@@ -18,6 +18,7 @@
     the same way, commits under a pending key and swaps the view onto it (data_tables.sql). -#}
 {% materialization continual_task, adapter='spark' %}
     {%- do tideline.prepare_session(this.identifier) -%}
+    {%- do tideline.refuse_unknown_configs(this.identifier) -%}
     {%- set format = tideline.model_file_format(this.identifier) -%}
     {%- set view = this.incorporate(type='view') -%}
     {%- set settings = tideline.continual_task_settings(this.identifier, view) -%}

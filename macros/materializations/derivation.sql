@@ -18,6 +18,7 @@
     before its commit leaves nothing anyone reads, and the rerun does the same work again. -#}
 {% materialization derivation, adapter='spark' %}
     {%- do tideline.prepare_session(this.identifier) -%}
+    {%- do tideline.refuse_unknown_configs(this.identifier) -%}
     {%- set format = tideline.model_file_format(this.identifier) -%}
     {%- set settings = tideline.derivation_settings(this.identifier) -%}
     {%- set view = this.incorporate(type='view') -%}

@@ -6,6 +6,7 @@
 
 {% macro _materialize_mutability() %}
     {%- do tideline.prepare_session(this.identifier) -%}
+    {%- do tideline.refuse_unknown_configs(this.identifier) -%}
     {%- do tideline.model_file_format(this.identifier) -%}
     {%- set settings = tideline.mutability_settings() -%}
     {{ run_hooks(pre_hooks) }}

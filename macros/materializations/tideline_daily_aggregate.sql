@@ -3,6 +3,7 @@
     analyst's select groups by day; measures ({column: kind}), the measures it merges. -#}
 {% materialization tideline_daily_aggregate, adapter='spark' %}
     {%- do tideline.prepare_session(this.identifier) -%}
+    {%- do tideline.refuse_unknown_configs(this.identifier) -%}
     {%- set date_column = config.get('date_column', 'event_date') -%}
     {%- set measures = tideline.daily_measures(this.identifier) -%}
     {%- set path = tideline.daily_aggregate_path(this.identifier, sql, measures) -%}

@@ -1,6 +1,7 @@
 {#- materialized='tideline_filtered_events': see macros/incremental/filtered_events.sql. -#}
 {% materialization tideline_filtered_events, adapter='spark' %}
     {%- do tideline.prepare_session(this.identifier) -%}
+    {%- do tideline.refuse_unknown_configs(this.identifier) -%}
     {%- set target_relation = this.incorporate(type='view') -%}
 
     {{ run_hooks(pre_hooks) }}

@@ -5,6 +5,7 @@
     table first, and a failing select then leaves none. Config: partition_by (optional). -#}
 {% materialization tideline_table, adapter='spark' %}
     {%- do tideline.prepare_session(this.identifier) -%}
+    {%- do tideline.refuse_unknown_configs(this.identifier) -%}
     {%- set format = tideline.model_file_format(this.identifier) -%}
     {%- set storage = tideline.table_model_storage(this, format, true) -%}
 
