@@ -68,9 +68,9 @@ test-fast: setup
 test-local: setup
 	$(BIN)/python -m pytest python_tests -n 2 --dist loadscope --no-loadscope-reorder
 
-# The extended tier: the variants on parquet and Iceberg that `make test` leaves out to stay
-# within CI's time (the crash after every statement, state migrations and compaction, and more;
-# their Delta variants run in `make test`): docs/tests.md, "Tiers". About 35 minutes.
+# The extended tier: what `make test` leaves out to stay within CI's time (the crash tests at
+# every statement, the state migrations, and variants on parquet and Iceberg whose Delta
+# variants run in `make test`): docs/tests.md, "Tiers". About 45 minutes.
 test-extended: setup
 	TIDELINE_EXTENDED=1 $(BIN)/python -m pytest python_tests -n 2 --dist loadscope --no-loadscope-reorder
 

@@ -56,7 +56,7 @@ FORMAT_IN_ID = re.compile(r"[\[-](parquet|delta|iceberg)[\]-]")
 
 # Seconds each unit of work (a module, or a module's table format) took in the suite
 # (TIDELINE_SUITE_PROFILE, 2026-11-28, on a busy machine, the longest again on 2026-11-29, the
-# fast tier's scaled to its 100 or 50 examples: only their sizes relative to each other matter).
+# fast tier's scaled to its 100 or 30 examples: only their sizes relative to each other matter).
 # The two processes take the longest units first, so that the suite does not
 # end with one process running a long unit alone while the other waits; xdist's own order
 # (by number of tests, `--no-loadscope-reorder` turns it off) put units of few long tests,
@@ -107,16 +107,19 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 def in_extended_tier(item) -> bool:
-    """A variant that `make test` leaves to `make test-extended`: a test marked
-    `extended_on_other_formats`, on a format other than DEEP_FORMAT (docs/tests.md, "Tiers")."""
+    """A variant that `make test` leaves to `make test-extended`: a test marked `extended`, or
+    marked `extended_on_other_formats` on a format other than DEEP_FORMAT (docs/tests.md, "Tiers")."""
     file_format = getattr(item, "callspec", None) and item.callspec.params.get("file_format")
-    return "extended_on_other_formats" in item.keywords and file_format not in (None, DEEP_FORMAT)
+    return "extended" in item.keywords or ("extended_on_other_formats" in item.keywords and file_format not in (None, DEEP_FORMAT))
 
 
 def pytest_collection_modifyitems(config, items):
     shallow = [item for item in items if "deep_only" in item.keywords and not is_deep(item)]
     extended = os.environ.get("TIDELINE_EXTENDED") == "1"
-    left = shallow + [item for item in items if in_extended_tier(item) != extended]
+    if extended:   # the variants make test leaves out, and every crash test at each statement (crash_stride)
+        left = shallow + [item for item in items if not (in_extended_tier(item) or "crash_report" in item.fixturenames)]
+    else:
+        left = shallow + [item for item in items if in_extended_tier(item)]
     if left:
         config.hook.pytest_deselected(items=left)
         items[:] = [item for item in items if item not in left]

@@ -396,7 +396,7 @@ def end_to_end_property(examples: int):
     """The settings of an end-to-end property test (each example is several dbt runs): its
     explicit @example cases first, then `examples` drawn cases, derandomized (the same cases on
     every run), no deadline. Each test draws what the suite's time allows (an example costs
-    11 to 63 s: docs/tests.md); the fast tier (marker `fast`) draws 100 of each rule (50 of a channel's runs).
+    11 to 63 s: docs/tests.md); the fast tier (marker `fast`) draws 100 of each rule (30 of a channel's runs).
     TIDELINE_E2E_EXAMPLES=N draws N instead (for example 10, for a deeper run by hand)."""
     from hypothesis import HealthCheck, Phase, settings
 
@@ -543,8 +543,18 @@ class InjectedCrash(RuntimeError):
     """What a run that `CrashPoints` kills raises: dbt reports it as the failed node's error."""
 
 
+def crash_stride() -> int:
+    """Which of a scenario's storage-changing statements a crash test dies after: each one in
+    the extended tier (TIDELINE_EXTENDED=1), every third of each node in `make test` (its first
+    included: every node still dies once), or TIDELINE_CRASH_STRIDE's choice. docs/tests.md, "Tiers"."""
+    if os.environ.get("TIDELINE_CRASH_STRIDE"):
+        return max(1, int(os.environ["TIDELINE_CRASH_STRIDE"]))
+    return 1 if os.environ.get("TIDELINE_EXTENDED") == "1" else 3
+
+
 class CrashPoints:
-    """Crash injection at every statement that changes storage, for one capability's scenario.
+    """Crash injection at every statement that changes storage (or every `stride`th of each node,
+    crash_stride), for one capability's scenario.
 
     `attempt(label)` gives an `on_event` for Project.dbt under which the run dies right after the
     first storage-changing statement it sends that no earlier attempt died after: that statement
@@ -558,10 +568,13 @@ class CrashPoints:
     (a new process starts with the profile's); on the cluster dbt's Thrift sessions close with it.
     """
 
-    def __init__(self, project: "Project", names: Sequence[str] = ()):
+    def __init__(self, project: "Project", names: Sequence[str] = (), stride: int | None = None):
         self.project = project
         self.names = sorted({project.schema, project.source_schema, *names}, key=len, reverse=True)
+        self.stride = stride or crash_stride()
         self.crashed_after: dict[tuple, str] = {}   # statement -> the attempt that died after it
+        self.passed: set[tuple] = set()              # statements left out by the stride
+        self.new_in_node: Counter = Counter()        # each node's statements seen so far, crashed or passed
         self.statements = 0                          # statements sent by all attempts
         self.settings_sent: set[str] = set()         # session settings the current attempt set
         self.attempts = 0
@@ -596,7 +609,11 @@ class CrashPoints:
                 current["key"] = (node, template, sent[(node, template)]) if STORAGE_CHANGE.match(template) else None
             elif name == "SQLQueryStatus" and current["key"] is not None:
                 key, current["key"] = current["key"], None
-                if key not in self.crashed_after:
+                if key not in self.crashed_after and key not in self.passed:
+                    self.new_in_node[key[0]] += 1
+                    if (self.new_in_node[key[0]] - 1) % self.stride:
+                        self.passed.add(key)
+                        return
                     self.crashed_after[key] = label
                     current["dead"] = True
                     raise InjectedCrash(f"injected crash after: {key[1]}")
@@ -636,7 +653,10 @@ class CrashPoints:
     def report(self, label: str) -> str:
         """The line the suite prints for this scenario (conftest: crash points)."""
         nodes = Counter(key[0].split(".")[-1] for key in self.crashed_after)
-        return (f"{label}: {len(self.crashed_after)} crash points, every storage-changing statement sent "
+        which = ("every storage-changing statement sent" if self.stride == 1 else
+                 f"every {self.stride}th storage-changing statement of each node, its first included, of "
+                 f"{len(self.crashed_after) + len(self.passed)} sent")
+        return (f"{label}: {len(self.crashed_after)} crash points, {which} "
                 f"({', '.join(f'{node} {n}' for node, n in sorted(nodes.items()))}); {self.attempts} attempts, "
                 f"{self.statements} statements")
 

@@ -157,8 +157,8 @@ EDGE_CASES = [
 ]
 
 
-# an example is several runs of the channel (3.5 s): 50 drawn (TIDELINE_FAST_EXAMPLES draws more)
-@fast_property(cases, EDGE_CASES, examples=50)
+# an example is several runs of the channel (3.5 s): 30 drawn (TIDELINE_FAST_EXAMPLES draws more)
+@fast_property(cases, EDGE_CASES, examples=30)
 def test_runs_of_a_random_history_give_the_references_epochs(project, run_sql, case):
     shapes, epochs, compiled_run_id = run_sql.shapes, run_sql.epochs, run_sql.run_id
     runner = project.runner

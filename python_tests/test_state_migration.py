@@ -29,7 +29,7 @@ from test_source_events import RUN_TIMES as SOURCE_RUN_TIMES, SETTINGS as SOURCE
     WORLD as SOURCE_WORLD, assert_as_the_reference
 from tideline_tools.profile import PROJECT_DIR
 
-pytestmark = [pytest.mark.formats("parquet", "delta", "iceberg"), pytest.mark.extended_on_other_formats]
+pytestmark = [pytest.mark.formats("parquet", "delta", "iceberg"), pytest.mark.extended]
 
 V1 = "962fabf02e052674ed245872edae80c019500c44"   # the last commit of state version 1
 V2 = "ada7558f41107c54a531f21595cfee42495cfcf7"   # the last commit of state version 2
