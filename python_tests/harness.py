@@ -543,6 +543,9 @@ class InjectedCrash(RuntimeError):
     """What a run that `CrashPoints` kills raises: dbt reports it as the failed node's error."""
 
 
+ORDINALS = {2: "second", 3: "third", 4: "fourth"}
+
+
 def crash_stride() -> int:
     """Which of a scenario's storage-changing statements a crash test dies after: each one in
     the extended tier (TIDELINE_EXTENDED=1), every third of each node in `make test` (its first
@@ -654,7 +657,7 @@ class CrashPoints:
         """The line the suite prints for this scenario (conftest: crash points)."""
         nodes = Counter(key[0].split(".")[-1] for key in self.crashed_after)
         which = ("every storage-changing statement sent" if self.stride == 1 else
-                 f"every {self.stride}th storage-changing statement of each node, its first included, of "
+                 f"every {ORDINALS.get(self.stride, f'{self.stride}th')} storage-changing statement of each node, its first included, of "
                  f"{len(self.crashed_after) + len(self.passed)} sent")
         return (f"{label}: {len(self.crashed_after)} crash points, {which} "
                 f"({', '.join(f'{node} {n}' for node, n in sorted(nodes.items()))}); {self.attempts} attempts, "
