@@ -397,6 +397,9 @@ BAD_TASKS = {
     "bad_config_name": (GOOD_CONFIG + ", snapshto=false", GOOD_INSERT,
                         "config snapshto is not a config of materialized='continual_task' (did you mean snapshot?); its configs: "
                         "columns, compact_every, file_format, inputs, snapshot"),
+    "bad_input_key": ("columns={'key': 'int', 'val': 'int'}, inputs={'stream.append_only': {'comit_column': 'load_tstamp'}}",
+                      GOOD_INSERT, "inputs.stream.append_only.comit_column = \"load_tstamp\" is invalid; accepted: a key of "
+                      "inputs.stream.append_only: commit_column (did you mean commit_column?)"),
     "bad_self_input": ("columns={'key': 'int', 'val': 'int'}, inputs=['bad_self_input']", GOOD_INSERT,
                        "inputs = \"bad_self_input\" is invalid; accepted: other models or sources: the task's output is read as "
                        "{{{{ this }}}}, never as an input"),

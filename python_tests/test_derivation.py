@@ -425,6 +425,13 @@ BAD_MODELS = {
     "bad_strategy": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'average'}}",
                      [("a", "shuffle=['sender'], update={'balance': 'amount'}")], ": registers.balance.reduce = \"average\" is invalid; accepted: sum, min, max, "
                      "first_write_wins, last_write_wins, append, set, or merge (a struct, with a strategy per field)"),
+    "bad_register_key": ("registers={'balance': {'type': 'double', 'intial': 0, 'reduce': 'sum'}}",
+                         [("a", "shuffle=['sender'], update={'balance': 'amount'}")],
+                         ": registers.balance.intial = 0 is invalid; accepted: a key of registers.balance: fields, initial, "
+                         "reduce, type (did you mean initial?)"),
+    "bad_reduce_key": ("registers={}, reduce={'amount': {'reduec': 'sum'}}", [("a", "update=none")],
+                       ": reduce.amount.reduec = \"sum\" is invalid; accepted: a key of reduce.amount: fields, reduce (did you "
+                       "mean reduce?)"),
     "bad_register_no_initial": ("registers={'balance': {'type': 'double', 'reduce': 'sum'}}",
                                 [("a", "shuffle=['sender'], update={'balance': 'amount'}")],
                                 ": registers.balance = {{\"reduce\": \"sum\", \"type\": \"double\"}} is invalid; accepted: an initial "

@@ -322,6 +322,9 @@ def test_a_crash_after_any_statement_then_a_rerun_equals_an_uninterrupted_run(pr
     ("bad_config_name", {}, "tideline: model bad_config_name: config update_crn is not a config of materialized='append_only' "
                             "(did you mean update_cron?); its configs: along, compact_every, file_format, max, max_along_values, "
                             "min, mutability, settle, update_cron"),
+    ("bad_type_params", {}, "tideline: model bad_type_params: config mutability.type_params.alng = reading_id is invalid; "
+                            "accepted: a key of mutability.type_params: along, max, max_along_values, min, settle, update_cron "
+                            "(did you mean along?)"),
     ("readings_append_only", {"mutability__along": ""}, "tideline: model readings_append_only: append_only needs `along`, the column new rows are found by; "
                                               "got \"\"; accepted: a column name of the model's query, e.g. along='ds'"),
     ("readings_append_only", {"mutability__along": "sensor_id"},

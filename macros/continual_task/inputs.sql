@@ -28,7 +28,11 @@
     {%- set inputs = [] -%}
     {%- for name in raw -%}
         {%- set options = raw[name] if raw is mapping else {} -%}
-        {%- set options = options if options is mapping else {} -%}
+        {%- if options is not mapping and options is not none -%}
+            {{ tideline._task_error(model_name, 'inputs.{}'.format(name), options, "a mapping {commit_column: ...}, or nothing") }}
+        {%- endif -%}
+        {%- set options = options or {} -%}
+        {%- do tideline.refuse_unknown_keys(tideline._task_error, model_name, 'inputs.{}'.format(name), options, ['commit_column']) -%}
         {%- if name == model_name -%}
             {{ tideline._task_error(model_name, 'inputs', name, "other models or sources: the task's output is read as {{ this }}, never as an input") }}
         {%- endif -%}

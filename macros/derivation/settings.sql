@@ -48,6 +48,9 @@
         {%- if (name | lower) not in (derived | map('first') | list) or (name | lower) in unique_key -%}
             {{ tideline._derivation_error(model_name, 'reduce', name, "a column of derived_columns that is not part of unique_key") }}
         {%- endif -%}
+        {%- if strategy is mapping -%}
+            {%- do tideline.refuse_unknown_keys(tideline._derivation_error, model_name, 'reduce.{}'.format(name), strategy, ['reduce', 'fields']) -%}
+        {%- endif -%}
         {%- set s = strategy if strategy is mapping else {'reduce': strategy} -%}
         {%- do reductions.update({name | lower: tideline._reduction(model_name, 'reduce.{}'.format(name), s.get('reduce'), columns[name], s.get('fields'))}) -%}
     {%- endfor -%}
@@ -70,6 +73,7 @@
         {%- if r is not mapping or r.get('type') is not string or r.get('type') | trim == '' -%}
             {{ tideline._derivation_error(model_name, setting, r, "{type: <Spark type>, initial: <value>, reduce: <strategy>}: a type is required") }}
         {%- endif -%}
+        {%- do tideline.refuse_unknown_keys(tideline._derivation_error, model_name, setting, r, ['type', 'initial', 'reduce', 'fields']) -%}
         {%- if 'initial' not in r -%}
             {{ tideline._derivation_error(model_name, setting, r, "an initial value (initial: ..., null allowed), the value of a register never updated") }}
         {%- endif -%}

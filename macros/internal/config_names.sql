@@ -37,3 +37,15 @@
     {%- endfor -%}
     {{- return('') -}}
 {% endmacro %}
+
+{#- Refuses a key of a config's own mapping (`registers.balance`, `inputs.stream`,
+    `mutability.type_params`) that tideline does not read: every key of such a mapping is
+    tideline's, so any other is a misspelling. `error` is the capability's error macro (model,
+    setting, value, accepted); the first unknown key, in name order, is refused. -#}
+{% macro refuse_unknown_keys(error, model_name, setting, given, known) %}
+    {%- for key in given.keys() | map('string') | sort if key not in known -%}
+        {{ error(model_name, '{}.{}'.format(setting, key), given[key], "a key of {}: {} (did you mean {}?)".format(
+            setting, known | sort | join(', '), tideline._closest(key, known))) }}
+    {%- endfor -%}
+    {{- return('') -}}
+{% endmacro %}

@@ -28,8 +28,16 @@
     {%- set materialized = config.get('materialized') -%}
     {%- if materialized == 'mutability' -%}
         {%- set spec = config.get('mutability') or {} -%}
+        {%- if spec is mapping -%}
+            {%- do tideline.refuse_unknown_keys(tideline._model_config_error, model_name, 'mutability', spec, ['type', 'type_params']) -%}
+        {%- endif -%}
         {%- set kind = spec.get('type') if spec is mapping else spec -%}
         {%- set params = (spec.get('type_params') or {}) if spec is mapping else {} -%}
+        {%- if params is not mapping -%}
+            {{ tideline._model_config_error(model_name, 'mutability.type_params', params, "a mapping of update_cron, along, min, max, settle, max_along_values") }}
+        {%- endif -%}
+        {%- do tideline.refuse_unknown_keys(tideline._model_config_error, model_name, 'mutability.type_params', params,
+                                            ['update_cron', 'along', 'min', 'max', 'settle', 'max_along_values']) -%}
     {%- else -%}
         {%- set kind = materialized -%}
         {%- set params = {'update_cron': config.get('update_cron'), 'along': config.get('along'), 'min': config.get('min'),
