@@ -400,6 +400,10 @@ BAD_TASKS = {
     "bad_input_key": ("columns={'key': 'int', 'val': 'int'}, inputs={'stream.append_only': {'comit_column': 'load_tstamp'}}",
                       GOOD_INSERT, "inputs.stream.append_only.comit_column = \"load_tstamp\" is invalid; accepted: a key of "
                       "inputs.stream.append_only: commit_column (did you mean commit_column?)"),
+    "bad_column_type": ("columns={'key': 'int', 'val': 'integr'}, inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}",
+                        GOOD_INSERT, "columns.val = \"integr\" is invalid; accepted: a Spark type: boolean, tinyint, smallint, "
+                        "int, bigint, float, double, decimal(p,s), string, binary, date, timestamp, timestamp_ntz, char(n), "
+                        "varchar(n), array<t>, map<k,v> or struct<name:t,...> (did you mean integer?)"),
     "bad_self_input": ("columns={'key': 'int', 'val': 'int'}, inputs=['bad_self_input']", GOOD_INSERT,
                        "inputs = \"bad_self_input\" is invalid; accepted: other models or sources: the task's output is read as "
                        "{{{{ this }}}}, never as an input"),

@@ -416,6 +416,8 @@ def test_any_split_of_runs_equals_the_reference_and_one_run(project, deps, rows,
 
 # ---- bad input: refused before anything is written ---------------------------------------------
 
+SPARK_TYPES = ("a Spark type: boolean, tinyint, smallint, int, bigint, float, double, decimal(p,s), string, binary, date, "
+               "timestamp, timestamp_ntz, char(n), varchar(n), array<t>, map<k,v> or struct<name:t,...>")
 BAD_MODELS = {
     "bad_shuffle_arity": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'sum'}}",
                           [("a", "shuffle=['recipient'], update={'balance': 'amount'}"),
@@ -432,6 +434,9 @@ BAD_MODELS = {
     "bad_reduce_key": ("registers={}, reduce={'amount': {'reduec': 'sum'}}", [("a", "update=none")],
                        ": reduce.amount.reduec = \"sum\" is invalid; accepted: a key of reduce.amount: fields, reduce (did you "
                        "mean reduce?)"),
+    "bad_register_type": ("registers={'balance': {'type': 'dubble', 'initial': 0, 'reduce': 'sum'}}",
+                          [("a", "shuffle=['sender'], update={'balance': 'amount'}")],
+                          ": registers.balance.type = \"dubble\" is invalid; accepted: " + SPARK_TYPES + " (did you mean double?)"),
     "bad_register_no_initial": ("registers={'balance': {'type': 'double', 'reduce': 'sum'}}",
                                 [("a", "shuffle=['sender'], update={'balance': 'amount'}")],
                                 ": registers.balance = {{\"reduce\": \"sum\", \"type\": \"double\"}} is invalid; accepted: an initial "

@@ -74,6 +74,9 @@
             {{ tideline._derivation_error(model_name, setting, r, "{type: <Spark type>, initial: <value>, reduce: <strategy>}: a type is required") }}
         {%- endif -%}
         {%- do tideline.refuse_unknown_keys(tideline._derivation_error, model_name, setting, r, ['type', 'initial', 'reduce', 'fields']) -%}
+        {%- if not tideline.is_spark_type(r.type) -%}
+            {{ tideline._derivation_error(model_name, '{}.type'.format(setting), r.type, tideline.spark_type_accepted(r.type)) }}
+        {%- endif -%}
         {%- if 'initial' not in r -%}
             {{ tideline._derivation_error(model_name, setting, r, "an initial value (initial: ..., null allowed), the value of a register never updated") }}
         {%- endif -%}

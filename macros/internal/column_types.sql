@@ -24,8 +24,8 @@
         {%- if not modules.re.match('^[A-Za-z_][A-Za-z0-9_]*$', name) or name.startswith('_tl_') -%}
             {{ exceptions.raise_compiler_error("{}{} = {} is invalid; accepted: column names of letters, digits and underscores, not starting with _tl_".format(fail, setting, name | tojson)) }}
         {%- endif -%}
-        {%- if type is not string or type | trim == '' -%}
-            {{ exceptions.raise_compiler_error("{}{}.{} = {} is invalid; accepted: a Spark type, e.g. 'int'".format(fail, setting, name, type | tojson)) }}
+        {%- if not tideline.is_spark_type(type) -%}
+            {{ exceptions.raise_compiler_error("{}{}.{} = {} is invalid; accepted: {}".format(fail, setting, name, type | tojson, tideline.spark_type_accepted(type))) }}
         {%- endif -%}
         {%- do declared.append([name | lower, tideline.type_name(type)]) -%}
     {%- endfor -%}

@@ -29,8 +29,8 @@
     {%- set known = tideline.tideline_config_keys(materialized) -%}
     {%- set noun = {'derivation': 'derivation', 'continual_task': 'continual task', 'channel': 'channel'}.get(materialized, 'model') -%}
     {%- for key in model.config.keys() | sort if key is string and key not in known -%}
-        {%- set closest = tideline._closest(key, known) -%}
-        {%- if tideline._edit_distance(key, closest) <= (1 if key | length <= 4 else 2) -%}
+        {%- set closest = tideline.closest_name(key, known) -%}
+        {%- if tideline.edit_distance(key, closest) <= (1 if key | length <= 4 else 2) -%}
             {{ exceptions.raise_compiler_error("tideline: {} {}: config {} is not a config of materialized='{}' (did you mean {}?); its configs: {}".format(
                 noun, model_name, key, materialized, closest, known | sort | join(', '))) }}
         {%- endif -%}
@@ -45,7 +45,7 @@
 {% macro refuse_unknown_keys(error, model_name, setting, given, known) %}
     {%- for key in given.keys() | map('string') | sort if key not in known -%}
         {{ error(model_name, '{}.{}'.format(setting, key), given[key], "a key of {}: {} (did you mean {}?)".format(
-            setting, known | sort | join(', '), tideline._closest(key, known))) }}
+            setting, known | sort | join(', '), tideline.closest_name(key, known))) }}
     {%- endfor -%}
     {{- return('') -}}
 {% endmacro %}

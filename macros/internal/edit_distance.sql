@@ -1,17 +1,17 @@
 {#- The closest known name to a misspelt one. -#}
 
 {#- The candidate with the smallest edit distance to `word`. -#}
-{% macro _closest(word, candidates) %}
+{% macro closest_name(word, candidates) %}
     {%- set best = {'name': none, 'distance': 1000} -%}
     {%- for candidate in candidates -%}
-        {%- set distance = tideline._edit_distance(word, candidate) -%}
+        {%- set distance = tideline.edit_distance(word, candidate) -%}
         {%- if distance < best.distance -%}{%- do best.update({'name': candidate, 'distance': distance}) -%}{%- endif -%}
     {%- endfor -%}
     {{- return(best.name) -}}
 {% endmacro %}
 
 {#- Levenshtein distance (insertions, deletions, substitutions), one row at a time. -#}
-{% macro _edit_distance(word, candidate) %}
+{% macro edit_distance(word, candidate) %}
     {%- set previous = range(candidate | length + 1) | list -%}
     {%- for i in range(1, word | length + 1) -%}
         {%- set current = [i] -%}

@@ -19,8 +19,8 @@
     {%- if given is string -%}{%- set given = fromyaml(given) or {} -%}{%- endif -%}
     {%- set known = tideline.known_vars() -%}
     {%- for name in given if name is string and name not in known -%}
-        {%- set closest = tideline._closest(name, known) -%}
-        {%- if name.startswith('tideline__') or tideline._edit_distance(name, closest) <= 2 -%}
+        {%- set closest = tideline.closest_name(name, known) -%}
+        {%- if name.startswith('tideline__') or tideline.edit_distance(name, closest) <= 2 -%}
             {{ exceptions.raise_compiler_error("tideline: var {} is not a tideline var (did you mean {}?); known: {}".format(
                 name, closest, known | sort | join(', '))) }}
         {%- endif -%}
