@@ -663,6 +663,11 @@ class CrashPoints:
                 f"({', '.join(f'{node} {n}' for node, n in sorted(nodes.items()))}); {self.attempts} attempts, "
                 f"{self.statements} statements")
 
+    def seen(self) -> int:
+        """How many storage-changing statements the attempts sent, each counted once, whether
+        an attempt died after it or the stride passed it."""
+        return len(self.crashed_after) + len(self.passed)
+
     def nodes(self) -> set[str]:
         """The nodes (models, hooks, or 'dbt' for dbt's own statements) some attempt died in."""
         return {key[0].split(".")[-1] for key in self.crashed_after}
