@@ -67,7 +67,7 @@ UNIT_SECONDS = {
     "test_time_based_pipeline.py[delta]": 290, "test_derivation.py[delta]": 260, "test_source_events.py[parquet]": 260,
     "test_continual_task.py[iceberg]": 260, "test_crash_safety.py[parquet]": 180, "test_kill.py[delta]": 285,
     "test_mutability.py[delta]": 255, "test_crash_safety.py[delta]": 180, "test_derivation.py[iceberg]": 160,
-    "test_rule_continual_step.py[parquet]": 100, "test_rule_type_names.py": 15, "test_rule_channel_runs.py[parquet]": 230,
+    "test_rule_continual_step.py[parquet]": 100, "test_rule_type_names.py": 15, "test_config_docs.py": 2, "test_rule_channel_runs.py[parquet]": 230,
     "test_rule_append_only.py[parquet]": 55, "test_kill.py[iceberg]": 190, "test_crash_safety.py[iceberg]": 180,
     "test_channel.py": 180, "test_rule_days_to_process.py[parquet]": 90, "test_catch_up_and_backfill.py[parquet]": 160,
     "test_incremental_equals_rebuild.py[parquet]": 160, "test_table_formats.py[parquet]": 160,
