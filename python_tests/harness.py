@@ -249,11 +249,33 @@ class Project:
         text = "\n".join(result.messages)
         assert not result.success, f"expected a refusal, the command succeeded: {message}"
         assert message in text, f"expected the refusal {message!r}, got:\n{text}"
-        after = self.snapshot(*schemas)
+        self._assert_unchanged(before, self.snapshot(*schemas), f"the refusal {message!r}")
+        return result
+
+    @staticmethod
+    def _assert_unchanged(before: dict[str, Any], after: dict[str, Any], what: str) -> None:
+        """Two snapshot()s are equal; else what changed between them, named."""
         if after != before:
             changed = sorted(set(before["files"].items()) ^ set(after["files"].items()))
             tables = sorted(set(before["tables"].items()) ^ set(after["tables"].items()), key=repr)
-            raise AssertionError(f"the refusal {message!r} changed tables {tables} and files {changed[:10]}")
+            raise AssertionError(f"{what} changed tables {tables} and files {changed[:10]}")
+
+    def refused_each(self, expected: dict[str, str], command, *schemas: str) -> DbtResult:
+        """`command()` (one dbt call over many models, expect_success=False) refuses every model
+        of `expected` ({model: message}): each one's node failed with its own message (whole,
+        as in refused()), and nothing of snapshot() changed. One dbt call and two snapshots for
+        a whole refusal matrix; every mismatch is reported at once."""
+        before = self.snapshot(*schemas)
+        result = command()
+        found = {r.node.name: (str(r.status), r.message or "") for r in getattr(result.result, "results", None) or []
+                 if getattr(r, "node", None) is not None}
+        wrong = []
+        for name, message in sorted(expected.items()):
+            status, text = found.get(name, ("not run", ""))
+            if status != "error" or message not in text:
+                wrong.append(f"{name}: expected the refusal {message!r}, got {status}: {text}")
+        assert not wrong, "\n\n".join(wrong)
+        self._assert_unchanged(before, self.snapshot(*schemas), "the refusals")
         return result
 
     # ---- reading -----------------------------------------------------------------------

@@ -5,7 +5,7 @@
 {% macro _epoch_error(channel, what, value, accepted) %}
     {%- if not execute -%}{{ return(none) }}{%- endif -%}
     {{ exceptions.raise_compiler_error("tideline: channel {}: {} = {} is invalid; accepted: {}".format(
-        channel.identifier, what, value | tojson if value is not string else value, accepted)) }}
+        channel.identifier, what, tideline.shown(value) if value is not string else value, accepted)) }}
 {% endmacro %}
 
 {% macro _epoch_name(channel, epoch) %}

@@ -3,7 +3,7 @@
 
 {% macro _channel_error(model_name, setting, value, accepted) %}
     {{ exceptions.raise_compiler_error("tideline: channel {}: {} = {} is invalid; accepted: {}".format(
-        model_name, setting, value | tojson if value is not string else value, accepted)) }}
+        model_name, setting, tideline.shown(value) if value is not string else value, accepted)) }}
 {% endmacro %}
 
 {% macro _channel_refusal(model_name, message) %}

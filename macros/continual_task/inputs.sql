@@ -62,5 +62,5 @@
 {% endmacro %}
 
 {% macro _task_error(model_name, setting, value, accepted) %}
-    {{ exceptions.raise_compiler_error("tideline: continual task {}: {} = {} is invalid; accepted: {}".format(model_name, setting, value | tojson, accepted)) }}
+    {{ exceptions.raise_compiler_error("tideline: continual task {}: {} = {} is invalid; accepted: {}".format(model_name, setting, tideline.shown(value), accepted)) }}
 {% endmacro %}

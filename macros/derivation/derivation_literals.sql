@@ -3,7 +3,7 @@
 
 {% macro _derivation_error(model_name, setting, value, accepted, transform_name=none) %}
     {{ exceptions.raise_compiler_error("tideline: derivation {}{}: {} = {} is invalid; accepted: {}".format(
-        model_name, ", transform {}".format(transform_name) if transform_name else "", setting, value | tojson, accepted)) }}
+        model_name, ", transform {}".format(transform_name) if transform_name else "", setting, tideline.shown(value), accepted)) }}
 {% endmacro %}
 
 {#- A read delay in seconds, from '30s', '10m', '2h' or '1d'. -#}

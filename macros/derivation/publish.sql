@@ -20,25 +20,35 @@
     {{- return(out.sql) -}}
 {% endmacro %}
 
-{#- The columns a publish lambda returns, from Spark's analysis of it over an empty document
+{#- A publish lambda over an empty document: the source's columns, and the registers before and
+    after the update when the derivation has registers. Planned, it reads nothing. -#}
+{% macro _publish_probe_sql(settings, t) %}
+    with _tl_document as (
+        select
+            s.*
+            {%- if settings.registers %},
+            cast(null as {{ tideline.register_struct_type(settings) }}) as _register,
+            cast(null as {{ tideline.register_struct_type(settings) }}) as _previous
+            {%- endif %}
+        from {{ t.source.rendered }} as s
+        where false
+    )
+    {{ t.publish }}
+{%- endmacro %}
+
+{#- The columns a publish lambda returns, from Spark's analysis of it over an empty document:
+    refused first, naming the transform, when Spark cannot plan it (explain), then described
     (DESCRIBE QUERY plans it and reads nothing). -#}
 {% macro publish_columns(settings, t) %}
-    {% set sql %}
-        describe query
-        with _tl_document as (
-            select
-                s.*
-                {%- if settings.registers %},
-                cast(null as {{ tideline.register_struct_type(settings) }}) as _register,
-                cast(null as {{ tideline.register_struct_type(settings) }}) as _previous
-                {%- endif %}
-            from {{ t.source.rendered }} as s
-            where false
-        )
-        {{ t.publish }}
-    {% endset %}
+    {%- set probe = tideline._publish_probe_sql(settings, t) -%}
+    {%- set error = tideline.analysis_error(probe) -%}
+    {%- if error is not none -%}
+        {%- set seen = "tideline.document()'s columns: those of {}{}".format(t.source.rendered, ", _register and _previous" if settings.registers else "") -%}
+        {{ tideline._derivation_error(settings.name, 'publish', modules.re.sub('\\s+', ' ', t.publish) | trim,
+            "a select Spark can plan over {}; Spark says: {}".format(seen, error), t.name) }}
+    {%- endif -%}
     {%- set columns = [] -%}
-    {%- for row in tideline.query_rows(sql) if row.col_name and not row.col_name.startswith('#') -%}
+    {%- for row in tideline.query_rows('describe query {}'.format(probe)) if row.col_name and not row.col_name.startswith('#') -%}
         {%- do columns.append([row.col_name | lower, tideline.type_name(row.data_type)]) -%}
     {%- endfor -%}
     {{- return(columns) -}}
@@ -59,6 +69,7 @@
             {{ exceptions.raise_compiler_error("tideline: derivation {}, transform {}: the publish lambda does not return unique_key column {} (it returns {})".format(
                 settings.name, t.name, k, names | join(', '))) }}
         {%- endfor -%}
+        {%- do tideline._publish_types_fit(settings, t, columns) -%}
         {%- do by_transform.update({t.name: columns}) -%}
     {%- endfor -%}
     {{- return(by_transform) -}}

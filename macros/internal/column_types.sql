@@ -17,15 +17,15 @@
 {% macro declared_columns(kind, model_name, setting, columns, example) %}
     {%- set fail = "tideline: {} {}: ".format(kind, model_name) -%}
     {%- if columns is not mapping or not columns -%}
-        {{ exceptions.raise_compiler_error("{}{} = {} is invalid; accepted: a mapping of column name to Spark type, e.g. {}".format(fail, setting, columns | tojson, example)) }}
+        {{ exceptions.raise_compiler_error("{}{} = {} is invalid; accepted: a mapping of column name to Spark type, e.g. {}".format(fail, setting, tideline.shown(columns), example)) }}
     {%- endif -%}
     {%- set declared = [] -%}
     {%- for name, type in columns.items() -%}
         {%- if not modules.re.match('^[A-Za-z_][A-Za-z0-9_]*$', name) or name.startswith('_tl_') -%}
-            {{ exceptions.raise_compiler_error("{}{} = {} is invalid; accepted: column names of letters, digits and underscores, not starting with _tl_".format(fail, setting, name | tojson)) }}
+            {{ exceptions.raise_compiler_error("{}{} = {} is invalid; accepted: column names of letters, digits and underscores, not starting with _tl_".format(fail, setting, tideline.shown(name))) }}
         {%- endif -%}
         {%- if not tideline.is_spark_type(type) -%}
-            {{ exceptions.raise_compiler_error("{}{}.{} = {} is invalid; accepted: {}".format(fail, setting, name, type | tojson, tideline.spark_type_accepted(type))) }}
+            {{ exceptions.raise_compiler_error("{}{}.{} = {} is invalid; accepted: {}".format(fail, setting, name, tideline.shown(type), tideline.spark_type_accepted(type))) }}
         {%- endif -%}
         {%- do declared.append([name | lower, tideline.type_name(type)]) -%}
     {%- endfor -%}

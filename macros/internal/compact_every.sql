@@ -28,5 +28,5 @@
 
 {% macro _model_config_error(model_name, setting, value, accepted) %}
     {{ exceptions.raise_compiler_error("tideline: model {}: config {} = {} is invalid; accepted: {}".format(
-        model_name, setting, value | tojson if value is not string else value, accepted)) }}
+        model_name, setting, tideline.shown(value) if value is not string else value, accepted)) }}
 {% endmacro %}

@@ -33,7 +33,7 @@
 {% endmacro %}
 
 {% macro _var_error(name, value, accepted) %}
-    {{ exceptions.raise_compiler_error("tideline: var {} = {} is invalid; accepted: {}".format(name, value | tojson, accepted)) }}
+    {{ exceptions.raise_compiler_error("tideline: var {} = {} is invalid; accepted: {}".format(name, tideline.shown(value), accepted)) }}
 {% endmacro %}
 
 {% macro validate_vars() %}

@@ -35,7 +35,7 @@
     {%- do tideline.refuse_now_before_watermark(settings.name, state.frontier if not rebuild else none) -%}
     {%- set frontier = tideline.commit_frontier(settings.inputs, {'frontier': none, 'watermarks': {}} if rebuild else state, with_steps=true) -%}
     {%- set steps = tideline.task_steps(settings, state, frontier, rebuild) -%}
-    {%- if steps | selectattr('data') | list -%}{%- do tideline.check_task_inserts(settings) -%}{%- endif -%}
+    {%- if steps | selectattr('data') | list or rebuild or tables.live is none -%}{%- do tideline.check_task_statements(settings) -%}{%- endif -%}
 
     {%- if tables.live is none -%}
         {#- a first build: it forgets the state of a table dropped by hand (keeping its creation

@@ -3,7 +3,7 @@
     macros/derivation/ (transforms.sql: the model's settings; derivation.sql: the order, the
     frontier, the folds); this page is the run, step by step:
 
-      settings (no statement) -> state -> frontier -> publish columns -> one insert -> commit
+      settings (no statement) -> state -> frontier -> update and publish SQL planned -> one insert -> commit
       (-> every compact_every runs, the drop of the old generation).
 
     A --full-refresh over a data table of the same layout is atomic: it writes the whole model
@@ -38,7 +38,11 @@
     {%- do tideline.refuse_now_before_watermark(settings.name, state.frontier) -%}
     {%- set frontier = tideline.commit_frontier(settings.transforms, state) -%}
     {%- set documents = frontier.documents.values() | sum -%}
-    {%- set publish_columns = tideline.checked_publish_columns(settings) if documents > 0 else {} -%}
+    {#- the SQL handed to the transforms, planned against the sources before the first write of a
+        run that writes (a run with documents, a first build, a rebuild) -#}
+    {%- set writes = documents > 0 or rebuild or tables.live is none -%}
+    {%- if writes -%}{%- do tideline.check_update_expressions(settings) -%}{%- endif -%}
+    {%- set publish_columns = tideline.checked_publish_columns(settings) if writes else {} -%}
 
     {%- if tables.live is none or beside -%}
         {%- do tideline.create_derivation_table(settings, data) -%}
