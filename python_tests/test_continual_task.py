@@ -479,3 +479,48 @@ def test_bad_continual_task_settings_are_refused_and_change_nothing(project, dep
     finally:
         for path in paths:
             path.unlink()
+
+
+# ---- a changed definition: refused, never silently mixed ---------------------------------------
+
+TASK_BASE = ("{{ config(materialized='continual_task', " + GOOD_CONFIG + ") }}\n"
+             "{% call tideline.task_delete() %} key in (select key from {{ tideline.input('stream.append_only') }}) {% endcall %}\n"
+             "{% call tideline.task_insert() %} select key, max(val) from {{ tideline.input('stream.append_only') }} group by key {% endcall %}\n")
+TASK_EDITS = {   # name: (the model's text after the edit, the parts the refusal names; none: the same definition)
+    "task_edit_insert": (TASK_BASE.replace("max(val)", "min(val)"), "statement 2 (changed)"),
+    "task_edit_delete": (TASK_BASE.replace("key in (select key from", "key not in (select key from"), "statement 1 (changed)"),
+    "task_edit_removed": (TASK_BASE.split("\n", 1)[0] + "\n" + TASK_BASE.split("\n")[2] + "\n", "statement 1 (changed), statement 2 (removed)"),
+    "task_edit_added": (TASK_BASE + "{% call tideline.task_insert() %} select key, 0 from {{ tideline.input('stream.append_only') }} {% endcall %}\n",
+                        "statement 3 (added)"),
+    "task_edit_comment": (TASK_BASE.replace("group by key", "-- one row a key\n group by key"), None),
+}
+
+
+def test_a_changed_definition_is_refused_by_name_and_a_full_refresh_rebuilds_under_it(project, deps):
+    """Each kind of edit of a task's statements between runs (TASK_EDITS): the next run refuses
+    it, naming the statements that changed, and writes nothing; a comment is no change; a
+    --full-refresh replays the inputs under the new statements, whose runs are then accepted."""
+    project.write_source("append_only", APPEND_ONLY, LOADS[0], replace=True)
+    project.write_source("anomalies", ANOMALIES, [], replace=True)
+    names = sorted(TASK_EDITS)
+    paths = [CONTINUAL / "models" / f"{name}.sql" for name in names]
+    try:
+        for path in paths:
+            path.write_text(TASK_BASE)
+        run(project, " ".join(names), at(50))
+        for name, path in zip(names, paths):
+            path.write_text(TASK_EDITS[name][0])
+        project.write_source("append_only", APPEND_ONLY, LOADS[1])
+        refused = {name: f"tideline: continual task {name}: its definition changed since its rows were built: {changed}; its rows "
+                         f"would mix the old definition and the new one. Rebuild it under the new one with: dbt run "
+                         f"--full-refresh --select {name}"
+                   for name, (_, changed) in TASK_EDITS.items() if changed}
+        project.refused_each(refused, lambda: run(project, " ".join(refused), at(80), expect_success=False))
+        run(project, " ".join(refused), at(80), "--full-refresh")
+        # then every task runs on: the rebuilt ones under their new statements, and
+        # task_edit_comment, whose definition did not change
+        project.write_source("append_only", APPEND_ONLY, LOADS[2] + [kv(4, 40, 100)])
+        run(project, " ".join(names), at(120))
+    finally:
+        for path in paths:
+            path.unlink()

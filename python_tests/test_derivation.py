@@ -603,3 +603,78 @@ def test_a_transform_added_later_reads_its_source_from_the_beginning(project, de
             assert_rows_equal(derived_table(project, model, reference), reference.rows(), label=f"after run {i + 1}")
     finally:
         path.unlink()
+
+
+# ---- a changed definition: refused, never silently mixed ---------------------------------------
+
+EDIT_BASE = {
+    "config": "unique_key='id', derived_columns={'id': 'bigint', 'amount': 'double', 'balance': 'double'}, "
+              "registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'sum'}}",
+    "a": "shuffle=['sender'], order_by='id', update={'balance': '-amount'}",
+    "a_publish": "select id, amount, _register.balance as balance from {{ tideline.document() }} where amount > 0",
+    "b": "shuffle=['recipient'], order_by='id', update={'balance': 'amount'}",
+}
+# each edit: (what it changes in EDIT_BASE, the parts the refusal names); none: the same definition
+EDITS = {
+    "edit_update": ({"a": EDIT_BASE["a"].replace("'-amount'", "'-2 * amount'")}, "transform a (changed)"),
+    "edit_shuffle": ({"a": EDIT_BASE["a"].replace("['sender']", "['recipient']")}, "transform a (changed)"),
+    "edit_order_by": ({"b": EDIT_BASE["b"].replace("order_by='id', ", "")}, "transform b (changed)"),
+    "edit_publish_filter": ({"a_publish": EDIT_BASE["a_publish"].replace("amount > 0", "amount > 10")}, "transform a (changed)"),
+    "edit_reduce": ({"config": EDIT_BASE["config"].replace("'reduce': 'sum'", "'reduce': 'max'")}, "registers.balance (changed)"),
+    "edit_unique_key": ({"config": EDIT_BASE["config"].replace("unique_key='id'", "unique_key=['id', 'amount']")}, "unique_key (changed)"),
+    "edit_removed": ({"b": None}, "transform b (removed)"),
+    "edit_renamed": ({"rename": "b2"}, "transform b (removed), transform b2 (added)"),
+    "edit_reduction_added": ({"config": EDIT_BASE["config"] + ", reduce={'amount': 'sum'}"}, "reduce.amount (added)"),
+    # not changes: a comment and other whitespace in a publish lambda
+    "edit_comment_only": ({"a_publish": EDIT_BASE["a_publish"].replace("where", "-- positive amounts only\n        where")}, None),
+}
+
+
+def write_edit_model(name: str, edit: dict) -> Path:
+    """A derivation of two transforms over bank.transfers (EDIT_BASE), with `edit` applied."""
+    parts = {**EDIT_BASE, **edit}
+    path = DERIVATION / "models" / f"{name}.sql"
+    body = [f"{{{{ config(materialized='derivation', {parts['config']}) }}}}",
+            f"{{% call tideline.transform('a', source=source('bank', 'transfers'), commit_column='load_tstamp', {parts['a']}) %}}\n"
+            f"    {parts['a_publish']}\n{{% endcall %}}"]
+    if parts["b"] is not None:
+        body.append(f"{{{{ tideline.transform('{parts.get('rename', 'b')}', source=source('bank', 'transfers'), "
+                    f"commit_column='load_tstamp', {parts['b']}) }}}}")
+    path.write_text("\n\n".join(body) + "\n")
+    return path
+
+
+def test_a_changed_definition_is_refused_by_name_until_a_full_refresh_or_on_definition_change_ignore(project, deps):
+    """Each kind of edit of a derivation between runs (EDITS), on a copy of one model each: the
+    next run refuses it, naming what changed, and writes nothing; a comment is no change; with
+    on_definition_change='ignore' the run goes on under the new definition; a --full-refresh
+    rebuilds under the new one, whose runs are then accepted."""
+    project.write_source("transfers", TRANSFERS, BATCHES[0], replace=True)
+    names = sorted(EDITS)
+    paths = [write_edit_model(name, {}) for name in names]
+    try:
+        run(project, " ".join(names), T0 + dt.timedelta(hours=1))
+        for name in names:
+            write_edit_model(name, EDITS[name][0])
+        refused = {name: f"tideline: derivation {name}: its definition changed since its rows were built: {changed}; its rows "
+                         f"would mix the old definition and the new one. Rebuild it under the new one with: dbt run "
+                         f"--full-refresh --select {name}; or set on_definition_change='ignore' to keep its rows and apply "
+                         f"the new definition from this run on"
+                   for name, (_, changed) in EDITS.items() if changed}
+        project.write_source("transfers", TRANSFERS, BATCHES[1])
+        project.refused_each(refused, lambda: run(project, " ".join(refused), T0 + dt.timedelta(hours=3), expect_success=False))
+        # on_definition_change='ignore': the rows stay, the new definition goes on from this run
+        write_edit_model("edit_update", {**EDITS["edit_update"][0], "config": EDIT_BASE["config"] + ", on_definition_change='ignore'"})
+        ignored = run(project, "edit_update", T0 + dt.timedelta(hours=3))
+        assert any("edit_update: its definition changed (transform a (changed)); on_definition_change='ignore'" in m
+                   for m in ignored.tideline_lines), ignored.tideline_lines
+        write_edit_model("edit_update", EDITS["edit_update"][0])
+        # a full refresh rebuilds under the new definition, and records it
+        run(project, " ".join(sorted(set(refused) - {"edit_update"})), T0 + dt.timedelta(hours=4), "--full-refresh")
+        # then every model runs on: the rebuilt ones and edit_update under their new definitions, and
+        # edit_comment_only, whose definition did not change
+        project.write_source("transfers", TRANSFERS, BATCHES[2])
+        run(project, " ".join(names), T0 + dt.timedelta(hours=6))
+    finally:
+        for path in paths:
+            path.unlink()

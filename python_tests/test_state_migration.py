@@ -5,6 +5,11 @@ recompute of the date starts reading the source) in its date rows' lower_limit; 
 it first_load. The second test runs the aggregate over source_events() on V2, then on this
 checkout, against the Python reference after every run.
 
+Version 3 (up to commit V3) kept no definition of a derivation or a continual task; version 4
+records it in their run rows. The third test builds a derivation on V3, then runs it on this
+checkout: the first run adds the column and records the definition, which a later edit of the
+model is then refused against.
+
 State version 1 (tideline up to commit V1) kept a channel's mutable_time in upper_limit, the
 newest real-time arrival it read in lower_limit and its missing deletes in rows_rejected; version
 2 gives them columns of their own. Here the channel example runs twice with tideline as it was at
@@ -24,6 +29,7 @@ import pytest
 from harness import FROM_SOURCE, Project, assert_rows_equal, project_copy
 from reference import Pipeline, source_rows
 from reference_channel import Channel
+from test_derivation import BATCHES, DERIVATION, T0, TRANSFERS, derived_table, flagged_reference
 from test_channel import CHANNELS, COLUMNS, AT, M0, assert_epochs, change, empty_sources, item, load, t
 from test_source_events import RUN_TIMES as SOURCE_RUN_TIMES, SETTINGS as SOURCE_SETTINGS, VARS as SOURCE_VARS, \
     WORLD as SOURCE_WORLD, assert_as_the_reference
@@ -33,6 +39,8 @@ pytestmark = [pytest.mark.formats("parquet", "delta", "iceberg"), pytest.mark.ex
 
 V1 = "962fabf02e052674ed245872edae80c019500c44"   # the last commit of state version 1
 V2 = "ada7558f41107c54a531f21595cfee42495cfcf7"   # the last commit of state version 2
+V3 = "3c83c00e80f1328b1c7eb08f145bfbbc737d40fb"   # the last commit of state version 3
+VERSION = "4"                                      # this checkout's (state_version())
 
 
 def tideline_at(commit: str, to) -> None:
@@ -94,7 +102,7 @@ def test_a_version_1_state_is_migrated_by_the_first_run_and_the_channel_goes_on(
             from {state} where model = 'readings' and kind = 'run'""")
         assert moved == [(3, 0, 0, 0, 3, 3, 1)], f"each run row's facts in the channel's own columns: {moved}"
         properties = {r[0]: r[1] for r in project.rows(f"show tblproperties {state}")}
-        assert properties.get("tideline.state_version") == "3", properties
+        assert properties.get("tideline.state_version") == VERSION, properties
         step(t(29, 16), move_to=AT)
         assert project.rows(f"select max_by(mutable_time, batch) from {state} where model = 'readings' and kind = 'run'") == [(AT,)]
     finally:
@@ -103,7 +111,7 @@ def test_a_version_1_state_is_migrated_by_the_first_run_and_the_channel_goes_on(
 
 def test_a_version_2_state_of_a_daily_aggregate_over_the_source_is_migrated_and_it_goes_on(runner, file_format, tmp_path):
     """Three runs on V2 (late rows skipped and held, so the dates' first loads matter later),
-    then this version: its first run adds first_load, records version 3, moves the aggregate's
+    then this version: its first run adds first_load (and later columns), records this version, moves the aggregate's
     date rows (lower_limit to first_load) and goes on; every run equals the reference."""
     project = Project(runner, f"state_v2_{file_format}", file_format=file_format)
     project.reset()
@@ -126,9 +134,46 @@ def test_a_version_2_state_of_a_daily_aggregate_over_the_source_is_migrated_and_
                     from {state} where model = '{FROM_SOURCE}' and kind = 'date'""")[0]
                 assert rows > 0 and in_lower == 0 and in_first > 0, f"the date rows' first loads moved: {(rows, in_lower, in_first)}"
                 properties = {r[0]: r[1] for r in project.rows(f"show tblproperties {state}")}
-                assert properties.get("tideline.state_version") == "3", properties
+                assert properties.get("tideline.state_version") == VERSION, properties
         runs = project.rows(f"select count(*), count(lower_limit) from {state} where model = '{FROM_SOURCE}' and kind = 'run'")
         assert runs[0][0] == len(SOURCE_RUN_TIMES) and runs[0][1] == len(SOURCE_RUN_TIMES) - 1, \
             f"run rows keep their windows in lower_limit (all but the first build's): {runs}"
+    finally:
+        project.reset()
+
+
+def test_a_version_3_state_of_a_derivation_is_migrated_and_its_definition_recorded(runner, file_format, tmp_path):
+    """flagged_transfers built on V3 (no definition kept), then run on this checkout: the first
+    run adds the column, records the definition and equals the reference; an edit of the model
+    after that is refused, naming the transform, with nothing written."""
+    project = Project(runner, f"state_v3_{file_format}", file_format=file_format)
+    project.reset()
+    old = tmp_path / "tideline_v3"
+    tideline_at(V3, old)
+    derivations = project_copy(DERIVATION, tmp_path / "derivations", {})
+    reference = flagged_reference()
+
+    def run_at(hours: int, expect_success: bool = True):
+        return project.dbt("run", "--select", "flagged_transfers", project_dir=derivations, expect_success=expect_success,
+                           vars={"derivation__source": project.source_schema, "tideline__now": str(T0 + dt.timedelta(hours=hours))})
+
+    try:
+        install(project, derivations, old)
+        project.write_source("transfers", TRANSFERS, BATCHES[0], replace=True)
+        run_at(1)
+        install(project, derivations, PROJECT_DIR)
+        project.write_source("transfers", TRANSFERS, BATCHES[1])
+        run_at(3)
+        reference.run({"transfers": BATCHES[0] + BATCHES[1]}, T0 + dt.timedelta(hours=3))
+        assert_rows_equal(derived_table(project, "flagged_transfers", reference), reference.rows(), label="after the upgrade")
+        state = project.fresh("tl_state")
+        kept = project.rows(f"select count(*), count(definition) from {state} where model = 'flagged_transfers' and kind = 'run'")
+        assert kept == [(2, 1)], f"the run on V3 kept no definition, the run after the upgrade its own: {kept}"
+        properties = {r[0]: r[1] for r in project.rows(f"show tblproperties {state}")}
+        assert properties.get("tideline.state_version") == VERSION, properties
+        model = derivations / "models" / "flagged_transfers.sql"
+        model.write_text(model.read_text().replace("update={'balance': '-amount'}", "update={'balance': '-2 * amount'}"))
+        project.refused("tideline: derivation flagged_transfers: its definition changed since its rows were built: "
+                        "transform fromTransferSender (changed)", lambda: run_at(4, expect_success=False))
     finally:
         project.reset()

@@ -31,7 +31,7 @@
 {% macro task_state(settings) %}
     {% set sql %}
         with runs as (
-            select batch, watermark, coalesce(generation, 0) as generation, model, {{ tideline.state_file_column() }} as state_file
+            select batch, watermark, coalesce(generation, 0) as generation, definition, model, {{ tideline.state_file_column() }} as state_file
             from {{ tideline.state_table() }}
             where model = '{{ settings.name }}' and kind = 'run'
         )
@@ -41,6 +41,7 @@
             cast(max(watermark) as string) as frontier,
             coalesce(max(generation), 0) as generation,
             count_if(generation = (select max(generation) from runs)) as runs_in_generation,
+            max_by(definition, batch) as definition,
             {{ tideline.state_files_sql(settings.name, 'state_file') }} as state_files
         from runs
     {% endset %}
@@ -48,7 +49,8 @@
     {%- set watermarks = {} -%}
     {%- for i in settings.inputs if row.frontier -%}{%- do watermarks.update({i.name: row.frontier}) -%}{%- endfor -%}
     {{- return({'creation': row.creation, 'frontier': row.frontier, 'watermarks': watermarks,
-                'generation': row.generation | int, 'runs_in_generation': row.runs_in_generation | int, 'state_files': row.state_files | int}) -}}
+                'generation': row.generation | int, 'runs_in_generation': row.runs_in_generation | int, 'state_files': row.state_files | int,
+                'definition': row.definition}) -}}
 {% endmacro %}
 
 {#- The run's steps: [{'time', 'upto' (true: the snapshot step, every row up to time), 'data'

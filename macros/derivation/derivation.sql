@@ -34,11 +34,11 @@
 
 {#- The derivation's committed state: F_prev, the newest batch written, the live generation and
     how many runs wrote to it, each transform's watermark (the newest commit time it has
-    processed), and the files of its state. A rebuild (rebuild=true) starts from nothing but
+    processed), the files of its state and the definition its newest run recorded. A rebuild (rebuild=true) starts from nothing but
     the live generation, which its own comes after, and the newest batch, which its rows come
     after (consumers keep watermarks over _tl_batch). -#}
 {% macro derivation_state(settings, rebuild) %}
-    {%- set state = {'frontier': none, 'batch': none, 'generation': 0, 'runs_in_generation': 0, 'watermarks': {}, 'state_files': none} -%}
+    {%- set state = {'frontier': none, 'batch': none, 'generation': 0, 'runs_in_generation': 0, 'watermarks': {}, 'state_files': none, 'definition': none} -%}
     {% set sql %}
         with runs as (
             select *, {{ tideline.state_file_column() }} as state_file
@@ -53,6 +53,7 @@
             cast(max(batch) as string) as batch,
             max(generation) as generation,
             count_if(generation = (select max(generation) from runs where kind = 'run')) as runs_in_generation,
+            max_by(definition, batch) as definition,
             {{ tideline.state_files_sql(settings.name, 'state_file') }} as state_files
         from runs
         group by kind, transform
@@ -60,7 +61,8 @@
     {%- for row in tideline.query_rows(sql) -%}
         {%- if row.kind == 'run' -%}
             {%- do state.update({'frontier': row.watermark, 'batch': row.batch, 'generation': row.generation | int,
-                                 'runs_in_generation': row.runs_in_generation | int, 'state_files': row.state_files | int}) -%}
+                                 'runs_in_generation': row.runs_in_generation | int, 'state_files': row.state_files | int,
+                                 'definition': row.definition}) -%}
         {%- else -%}
             {%- do state.watermarks.update({row.transform: row.watermark}) -%}
         {%- endif -%}

@@ -1,8 +1,9 @@
 {#- Derivations: a run's state rows and its line in the log. -#}
 
-{% macro derivation_run_row(state, frontier, plan, documents) %}
+{% macro derivation_run_row(settings, state, frontier, plan, documents) %}
     {{- return({'kind': 'run', 'batch': plan.batch, 'watermark': frontier.frontier, 'lower_limit': state.frontier,
-                'upper_limit': frontier.frontier, 'rows_read': documents, 'generation': plan.write_gen}) -}}
+                'upper_limit': frontier.frontier, 'rows_read': documents, 'generation': plan.write_gen,
+                'definition': tideline.definition_text(settings.definition)}) -}}
 {% endmacro %}
 
 {#- One state row per transform: the newest commit time it has processed (its watermark). -#}

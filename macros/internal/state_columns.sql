@@ -16,6 +16,7 @@
         ['transform', 'string'],
         ['mutable_time', 'timestamp'], ['realtime_after', 'timestamp'], ['missing_deletes', 'bigint'],
         ['first_load', 'timestamp'],
+        ['definition', 'string'],
         ['model', 'string'],
     ]) -}}
 {% endmacro %}
@@ -26,11 +27,13 @@
       2: a channel's mutable_time, realtime_after and missing_deletes in columns of their own
          (version 1 kept them in upper_limit, lower_limit and rows_rejected);
       3: a daily aggregate's first load time of a date in its date rows' first_load (version 2
-         kept it in lower_limit, which is a run's window only). -#}
+         kept it in lower_limit, which is a run's window only);
+      4: a derivation's and a continual task's definition in their run rows' definition
+         (internal/definitions.sql; before, none was kept). -#}
 {% macro state_version() %}
-    {{- return(3) -}}
+    {{- return(4) -}}
 {% endmacro %}
 
 {% macro state_columns_added() %}
-    {{- return({2: ['mutable_time', 'realtime_after', 'missing_deletes'], 3: ['first_load']}) -}}
+    {{- return({2: ['mutable_time', 'realtime_after', 'missing_deletes'], 3: ['first_load'], 4: ['definition']}) -}}
 {% endmacro %}

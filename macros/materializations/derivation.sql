@@ -3,7 +3,7 @@
     macros/derivation/ (transforms.sql: the model's settings; derivation.sql: the order, the
     frontier, the folds); this page is the run, step by step:
 
-      settings (no statement) -> state -> frontier -> update and publish SQL planned -> one insert -> commit
+      settings (no statement) -> state (the definition its rows were built with: a changed one is refused) -> frontier -> update and publish SQL planned -> one insert -> commit
       (-> every compact_every runs, the drop of the old generation).
 
     A --full-refresh over a data table of the same layout is atomic: it writes the whole model
@@ -36,6 +36,8 @@
     {%- set state = tideline.derivation_state(settings, rebuild) -%}
     {%- if tables.live is none -%}{%- do state.update({'generation': 0}) -%}{%- endif -%}
     {%- do tideline.refuse_now_before_watermark(settings.name, state.frontier) -%}
+    {%- do tideline.check_definition('derivation', settings.name, state.definition, settings.definition,
+                                     settings.on_definition_change, rebuild) -%}
     {%- set frontier = tideline.commit_frontier(settings.transforms, state) -%}
     {%- set documents = frontier.documents.values() | sum -%}
     {#- the SQL handed to the transforms, planned against the sources before the first write of a
@@ -64,7 +66,7 @@
         {#- a rebuild's commit replaces the model's state (in a new table, from generation 0; beside
             the old table, under the pending key until the swap) -#}
         {%- do tideline.commit_run(tideline.pending_state_key(settings.name) if beside else settings.name,
-                                   tideline.derivation_run_row(state, frontier, plan, documents),
+                                   tideline.derivation_run_row(settings, state, frontier, plan, documents),
                                    tideline.derivation_transform_rows(settings, state, frontier), replace=rebuild, files=state.state_files) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
         {%- if beside -%}
