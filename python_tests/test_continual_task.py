@@ -396,7 +396,7 @@ BAD_TASKS = {
                        "columns = null is invalid; accepted: a mapping of column name to Spark type, e.g. {{'key': 'int', 'val': 'int'}}"),
     "bad_config_name": (GOOD_CONFIG + ", snapshto=false", GOOD_INSERT,
                         "config snapshto is not a config of materialized='continual_task' (did you mean snapshot?); its configs: "
-                        "columns, compact_every, file_format, inputs, snapshot"),
+                        "columns, compact_every, file_format, inputs, on_definition_change, snapshot"),
     "bad_input_key": ("columns={'key': 'int', 'val': 'int'}, inputs={'stream.append_only': {'comit_column': 'load_tstamp'}}",
                       GOOD_INSERT, "inputs.stream.append_only.comit_column = \"load_tstamp\" is invalid; accepted: a key of "
                       "inputs.stream.append_only: commit_column (did you mean commit_column?)"),

@@ -459,7 +459,7 @@ BAD_MODELS = {
                              ": registers.x.type = \"double\" is invalid; accepted: a struct type (struct<name:type, ...>) for merge"),
     "bad_config_name": ("registers={}, unqiue_key='amount'", [("a", "update=none")],
                         ": config unqiue_key is not a config of materialized='derivation' (did you mean unique_key?); its configs: "
-                        "compact_every, derived_columns, file_format, reduce, registers, unique_key"),
+                        "compact_every, derived_columns, file_format, on_definition_change, reduce, registers, unique_key"),
     "bad_compact_every": ("registers={}, compact_every=0", [("a", "update=none")], ": compact_every = 0 is invalid; accepted: an integer >= 1 (runs between compactions)"),
     "bad_commit_column": ("registers={}", [("a", "commit_column='created_at'")],
                           ", transform a: commit_column = \"created_at\" is invalid; accepted: a timestamp column of "
