@@ -625,7 +625,9 @@ EDITS = {
     "edit_removed": ({"b": None}, "transform b (removed)"),
     "edit_renamed": ({"rename": "b2"}, "transform b (removed), transform b2 (added)"),
     "edit_reduction_added": ({"config": EDIT_BASE["config"] + ", reduce={'amount': 'sum'}"}, "reduce.amount (added)"),
-    # not changes: a comment and other whitespace in a publish lambda
+    # not changes: a comment and other whitespace in a publish lambda; a transform added (Flow's
+    # evolution: its backlog goes first, test_a_transform_added_later_reads_its_source_from_the_beginning)
+    "edit_transform_added": ({"c": "shuffle=['recipient'], order_by='id', update={'balance': '0.5 * amount'}"}, None),
     "edit_comment_only": ({"a_publish": EDIT_BASE["a_publish"].replace("where", "-- positive amounts only\n        where")}, None),
 }
 
@@ -640,13 +642,16 @@ def write_edit_model(name: str, edit: dict) -> Path:
     if parts["b"] is not None:
         body.append(f"{{{{ tideline.transform('{parts.get('rename', 'b')}', source=source('bank', 'transfers'), "
                     f"commit_column='load_tstamp', {parts['b']}) }}}}")
+    if "c" in parts:
+        body.append(f"{{{{ tideline.transform('c', source=source('bank', 'transfers'), commit_column='load_tstamp', {parts['c']}) }}}}")
     path.write_text("\n\n".join(body) + "\n")
     return path
 
 
 def test_a_changed_definition_is_refused_by_name_until_a_full_refresh_or_on_definition_change_ignore(project, deps):
     """Each kind of edit of a derivation between runs (EDITS), on a copy of one model each: the
-    next run refuses it, naming what changed, and writes nothing; a comment is no change; with
+    next run refuses it, naming what changed, and writes nothing; a comment is no change, nor a
+    transform added (its backlog goes first, as in Flow); with
     on_definition_change='ignore' the run goes on under the new definition; a --full-refresh
     rebuilds under the new one, whose runs are then accepted."""
     project.write_source("transfers", TRANSFERS, BATCHES[0], replace=True)
@@ -671,8 +676,8 @@ def test_a_changed_definition_is_refused_by_name_until_a_full_refresh_or_on_defi
         write_edit_model("edit_update", EDITS["edit_update"][0])
         # a full refresh rebuilds under the new definition, and records it
         run(project, " ".join(sorted(set(refused) - {"edit_update"})), T0 + dt.timedelta(hours=4), "--full-refresh")
-        # then every model runs on: the rebuilt ones and edit_update under their new definitions, and
-        # edit_comment_only, whose definition did not change
+        # then every model runs on: the rebuilt ones and edit_update under their new definitions,
+        # edit_comment_only, whose definition did not change, and edit_transform_added
         project.write_source("transfers", TRANSFERS, BATCHES[2])
         run(project, " ".join(names), T0 + dt.timedelta(hours=6))
     finally:

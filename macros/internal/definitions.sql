@@ -38,10 +38,19 @@
 {% endmacro %}
 
 {#- A run under a changed definition: refused before anything is written (policy 'fail'),
-    or logged (policy 'ignore'). A rebuild builds every row under the new definition. -#}
-{% macro check_definition(kind, model_name, recorded, parts, policy, rebuild) %}
+    or logged (policy 'ignore'). A rebuild builds every row under the new definition. Parts
+    added whose names start with one of `additions` are an evolution the capability defines,
+    not a change (a derivation's transform added later: its backlog goes first, at the
+    frontier reached); they are logged and recorded, and named with the changes of a refusal. -#}
+{% macro check_definition(kind, model_name, recorded, parts, policy, rebuild, additions=[]) %}
     {%- set changes = [] if rebuild else tideline.definition_changes(recorded, parts) -%}
-    {%- if changes and policy == 'fail' -%}
+    {%- set evolutions = [] -%}
+    {%- for c in changes if c.endswith(' (added)') -%}
+        {%- for prefix in additions if c.startswith(prefix) -%}{%- do evolutions.append(c) -%}{%- endfor -%}
+    {%- endfor -%}
+    {%- if changes and changes | length == evolutions | length -%}
+        {{ log("tideline {}: {}: read from the beginning of its source, its backlog first".format(model_name, changes | join(', ')), info=true) }}
+    {%- elif changes and policy == 'fail' -%}
         {{ exceptions.raise_compiler_error("tideline: {} {}: its definition changed since its rows were built: {}; its rows would mix the old definition and the new one. Rebuild it under the new one with: dbt run --full-refresh --select {}; or set on_definition_change='ignore' to keep its rows and apply the new definition from this run on".format(
             kind, model_name, changes | join(', '), model_name)) }}
     {%- elif changes -%}

@@ -37,7 +37,7 @@
     {%- if tables.live is none -%}{%- do state.update({'generation': 0}) -%}{%- endif -%}
     {%- do tideline.refuse_now_before_watermark(settings.name, state.frontier) -%}
     {%- do tideline.check_definition('derivation', settings.name, state.definition, settings.definition,
-                                     settings.on_definition_change, rebuild) -%}
+                                     settings.on_definition_change, rebuild, additions=['transform ']) -%}
     {%- set frontier = tideline.commit_frontier(settings.transforms, state) -%}
     {%- set documents = frontier.documents.values() | sum -%}
     {#- the SQL handed to the transforms, planned against the sources before the first write of a
