@@ -458,6 +458,29 @@ BAD_TASKS = {
                             "statement 1 = \"select key, sqaure(val) from (select * from {source}.append_only where true)\" is invalid; "
                             "accepted: a select Spark can plan over the task's inputs and its output (key, val); Spark says: "
                             "[UNRESOLVED_ROUTINE] Cannot resolve function `sqaure` on search path"),
+    "bad_insert_type": (GOOD_CONFIG, "{% call tideline.task_insert() %} select key, array(val) from "
+                        "{{ tideline.input('stream.append_only') }} {% endcall %}",
+                        "statement 1 column val = \"array<int>\" is invalid; accepted: a value that can become int, the column's "
+                        "type in columns"),
+    "bad_delete_function": (GOOD_CONFIG, "{% call tideline.task_delete() %} nope(key) {% endcall %}\n" + GOOD_BLOCK,
+                            "statement 1 = \"nope(key)\" is invalid; accepted: a condition Spark can plan over the task's inputs and "
+                            "its output (key, val); Spark says: [UNRESOLVED_ROUTINE] "),
+    "bad_insert_table": (GOOD_CONFIG, "{% call tideline.task_insert() %} select key, val from nowhere {% endcall %}",
+                         "statement 1 = \"select key, val from nowhere\" is invalid; accepted: a select Spark can plan over the "
+                         "task's inputs and its output (key, val); Spark says: [TABLE_OR_VIEW_NOT_FOUND] "),
+    "bad_insert_group_by": (GOOD_CONFIG, "{% call tideline.task_insert() %} select key, val from "
+                            "{{ tideline.input('stream.append_only') }} group by key {% endcall %}",
+                            "statement 1 = \"select key, val from (select * from {source}.append_only where true) group by key\" "
+                            "is invalid; accepted: a select Spark can plan over the task's inputs and its output (key, val); Spark "
+                            "says: [MISSING_AGGREGATION] "),
+    "bad_snapshot": (GOOD_CONFIG + ", snapshot='yes'", GOOD_BLOCK,
+                     "snapshot = \"yes\" is invalid; accepted: true (the first run passes the inputs' existing rows through the "
+                     "task) or false"),
+    "bad_on_definition_change": (GOOD_CONFIG + ", on_definition_change='sync_all_columns'", GOOD_BLOCK,
+                                 "on_definition_change = \"sync_all_columns\" is invalid; accepted: fail (the default: a changed "
+                                 "definition is refused) or ignore (the rows built so far stay and the new definition applies from "
+                                 "this run on)"),
+    "bad_columns_empty": ("columns={}, inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}", GOOD_BLOCK, "columns = {{}}"),
 }
 
 

@@ -484,9 +484,65 @@ BAD_MODELS = {
     "bad_publish_type": ("registers={}", [("a", "update=none")],
                          ", transform a: publish column amount = \"array<double>\" is invalid; accepted: a value that can "
                          "become double, the column's type in derived_columns"),
+    "bad_update_aggregate": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'sum'}}",
+                             [("a", "shuffle=['sender'], update={'balance': 'sum(amount)'}")],
+                             ", transform a: update.balance = \"sum(amount)\" is invalid; accepted: an expression Spark can plan "
+                             "over the columns of {source}.transfers (id, sender, recipient, amount, load_tstamp) and cast to "
+                             "double; Spark says: [MISSING_GROUP_BY] "),
+    "bad_publish_table": ("registers={}", [("a", "update=none")],
+                          ", transform a: publish = \"select id, amount from nowhere\" is invalid; accepted: a select Spark can "
+                          "plan over tideline.document()'s columns: those of {source}.transfers; Spark says: [TABLE_OR_VIEW_NOT_FOUND] "),
+    "bad_publish_group_by": ("registers={}", [("a", "update=none")],
+                             ", transform a: publish = \"select id, sum(amount) as amount from _tl_document\" is invalid; accepted: "
+                             "a select Spark can plan over tideline.document()'s columns: those of {source}.transfers; Spark says: "
+                             "[MISSING_GROUP_BY] "),
+    # settings of the wrong kind or value
+    "bad_reduce_on_key": ("registers={}, reduce={'id': 'sum'}", [("a", "update=none")],
+                          ": reduce = \"id\" is invalid; accepted: a column of derived_columns that is not part of unique_key"),
+    "bad_register_name": ("registers={'bad name': {'type': 'double', 'initial': 0}}", [("a", "shuffle=['sender']")],
+                          ": registers = \"bad name\" is invalid; accepted: register names of letters, digits and underscores"),
+    "bad_update_unknown_register": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'sum'}}",
+                                    [("a", "shuffle=['sender'], update={'nope': 'amount'}")],
+                                    ", transform a: update = \"nope\" is invalid; accepted: a declared register (balance)"),
+    "bad_update_not_text": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'sum'}}",
+                            [("a", "shuffle=['sender'], update={'balance': 5}")],
+                            ", transform a: update.balance = 5 is invalid; accepted: a SQL expression over the source row, as text"),
+    "bad_shuffle_column": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'sum'}}",
+                           [("a", "shuffle=['nobody'], update={'balance': 'amount'}")],
+                           ", transform a: shuffle = [\"nobody\"] is invalid; accepted: columns of {source}.transfers (id, sender, "
+                           "recipient, amount, load_tstamp)"),
+    "bad_no_shuffle": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'sum'}}",
+                       [("a", "update={'balance': 'amount'}")],
+                       ", transform a: shuffle = null is invalid; accepted: the source columns that key the registers, e.g. ['sender']"),
+    "bad_sum_on_string": ("registers={'x': {'type': 'string', 'initial': '', 'reduce': 'sum'}}",
+                          [("a", "shuffle=['sender'], update={'x': 'sender'}")],
+                          ": registers.x.type = \"string\" is invalid; accepted: a numeric type for sum"),
+    "bad_append_not_array": ("registers={'x': {'type': 'double', 'initial': 0, 'reduce': 'append'}}",
+                             [("a", "shuffle=['sender'], update={'x': 'amount'}")],
+                             ": registers.x.type = \"double\" is invalid; accepted: an array type (array<...>) for append"),
+    "bad_merge_field": ("registers={'x': {'type': 'struct<a:double>', 'initial': none, 'reduce': 'merge', 'fields': {'b': 'sum'}}}",
+                        [("a", "shuffle=['sender'], update={'x': 'named_struct(\\'a\\', amount)'}")],
+                        ": registers.x.fields = \"b\" is invalid; accepted: a field of struct<a:double>: a"),
+    "bad_read_delay_unit": ("registers={}", [("a", "read_delay='5w', update=none")],
+                            ", transform a: read_delay = \"5w\" is invalid; accepted: a whole number and a unit, s, m, h or d "
+                            "(30s, 10m, 2h, 1d)"),
+    "bad_priority_text": ("registers={}", [("a", "priority='high'")],
+                          ", transform a: priority = \"high\" is invalid; accepted: an integer >= 0 (higher goes first among "
+                          "documents at the same time)"),
+    "bad_on_definition_change": ("registers={}, on_definition_change='rebuild'", [("a", "update=none")],
+                                 ": on_definition_change = \"rebuild\" is invalid; accepted: fail (the default: a changed definition "
+                                 "is refused) or ignore (the rows built so far stay and the new definition applies from this run on)"),
+    "bad_compact_every_text": ("registers={}, compact_every='often'", [("a", "update=none")],
+                               ": compact_every = \"often\" is invalid; accepted: an integer >= 1 (runs between compactions)"),
 }
-PUBLISHED = {"bad_publish_column": "select id, amont from {{ tideline.document() }}",
+PUBLISHED = {"bad_publish_table": "select id, amount from nowhere",
+             "bad_publish_group_by": "select id, sum(amount) as amount from {{ tideline.document() }}",
+             "bad_publish_column": "select id, amont from {{ tideline.document() }}",
              "bad_publish_type": "select id, array(amount) as amount from {{ tideline.document() }}"}
+
+# models whose transform publishes (select id, amount from the document, unless PUBLISHED says)
+PUBLISHING = ("bad_read_delay", "bad_priority", "bad_commit_column", "bad_compact_every", "bad_read_delay_unit", "bad_priority_text",
+              "bad_on_definition_change", "bad_compact_every_text", "bad_reduce_on_key")
 
 
 def write_bad_model(name: str, registers: str, transforms: list[tuple[str, str]], publish: bool) -> Path:
@@ -507,7 +563,7 @@ def write_bad_model(name: str, registers: str, transforms: list[tuple[str, str]]
 def test_bad_derivation_settings_are_refused_and_change_nothing(project, deps):
     """Every model of BAD_MODELS, in one dbt run: each refused with its own message, nothing written."""
     project.write_source("transfers", TRANSFERS, BATCHES[0], replace=True)
-    paths = [write_bad_model(name, registers, transforms, publish=name in ("bad_read_delay", "bad_priority", "bad_commit_column", "bad_compact_every"))
+    paths = [write_bad_model(name, registers, transforms, publish=name in PUBLISHING)
              for name, (registers, transforms, _) in BAD_MODELS.items()]
     try:
         project.ensure_state(DERIVATION)

@@ -22,13 +22,16 @@
     {%- endfor -%}
 {% endmacro %}
 
-{#- The updates of registers `names` of transform t over an empty source, cast as a run casts them. -#}
+{#- The updates of registers `names` of transform t over an empty source, cast as a run casts them,
+    beside the source's own columns as a run reads them (so an aggregate, which a run cannot
+    compute row by row, does not plan either). -#}
 {% macro _updates_probe_sql(settings, t, names) %}
     select
         {%- for r in settings.registers if r.name in names %}
-        {{ tideline.checked_cast(t.updates[r.name], r.type, 'update') }} as _tl_u_{{ r.name }}{{ ',' if not loop.last }}
+        {{ tideline.checked_cast(t.updates[r.name], r.type, 'update') }} as _tl_u_{{ r.name }},
         {%- endfor %}
-    from {{ t.source.rendered }}
+        s.*
+    from {{ t.source.rendered }} as s
     where false
 {%- endmacro %}
 
