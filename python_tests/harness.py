@@ -32,6 +32,15 @@ RUN_LOCK = "tl_run_lock"              # every run takes it and gives it back
 PARSING_COMMANDS = {"run", "build", "test", "compile", "seed", "snapshot", "parse", "run-operation", "show", "list", "ls"}
 
 
+def unfit_accepted(declared: str, where: str) -> str:
+    """What a refusal of a column whose type its declared column does not take without a cast
+    says is accepted (macros/internal/column_fit.sql), for a column declared `declared`, to be
+    cast in `where`."""
+    return (f"a value Spark stores in {declared} without a cast, as an insert into a table checks it (a number into a "
+            "number, a date or timestamp into a date or timestamp, any value but an array, map or struct into a string; "
+            f"arrays, maps and structs part by part); cast it in {where} to store it anyway")
+
+
 def well_formed_now(value: Any) -> bool:
     """A valid tideline__now (tideline's own check refuses the others, with their message)."""
     for form in ("%Y-%m-%d", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M:%S.%f"):

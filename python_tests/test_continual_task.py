@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import CrashPoints, Project, assert_rows_equal, end_to_end_property, project_copy, run_cuts
+from harness import CrashPoints, Project, assert_rows_equal, end_to_end_property, project_copy, run_cuts, unfit_accepted
 from reference_continual import Task, audit_log, orders_enriched, running_totals, upsert
 
 CONTINUAL = Path(__file__).parent.parent / "examples" / "continual_tasks"
@@ -460,8 +460,13 @@ BAD_TASKS = {
                             "[UNRESOLVED_ROUTINE] Cannot resolve function `sqaure` on search path"),
     "bad_insert_type": (GOOD_CONFIG, "{% call tideline.task_insert() %} select key, array(val) from "
                         "{{ tideline.input('stream.append_only') }} {% endcall %}",
-                        "statement 1 column val = \"array<int>\" is invalid; accepted: a value that can become int, the column's "
-                        "type in columns"),
+                        "statement 1 column val = \"array<int>\" is invalid; accepted: " + unfit_accepted("int", "the statement")),
+    "bad_insert_boolean": (GOOD_CONFIG, "{% call tideline.task_insert() %} select key, val > 3 from "
+                           "{{ tideline.input('stream.append_only') }} {% endcall %}",
+                           "statement 1 column val = \"boolean\" is invalid; accepted: " + unfit_accepted("int", "the statement")),
+    "bad_insert_string": (GOOD_CONFIG, "{% call tideline.task_insert() %} select key, string(val) from "
+                          "{{ tideline.input('stream.append_only') }} {% endcall %}",
+                          "statement 1 column val = \"string\" is invalid; accepted: " + unfit_accepted("int", "the statement")),
     "bad_delete_function": (GOOD_CONFIG, "{% call tideline.task_delete() %} nope(key) {% endcall %}\n" + GOOD_BLOCK,
                             "statement 1 = \"nope(key)\" is invalid; accepted: a condition Spark can plan over the task's inputs and "
                             "its output (key, val); Spark says: [UNRESOLVED_ROUTINE] "),

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import ICEBERG_CATALOG, CrashPoints, Project, assert_rows_equal, end_to_end_property, project_copy, run_cuts
+from harness import (ICEBERG_CATALOG, CrashPoints, Project, assert_rows_equal, end_to_end_property, project_copy, run_cuts,
+                     unfit_accepted)
 from reference_derivation import Derivation, Transform
 
 DERIVATION = Path(__file__).parent.parent / "examples" / "derivations"
@@ -468,27 +469,33 @@ BAD_MODELS = {
     # SQL that Spark cannot plan: refused before the first write, with Spark's reason
     "bad_update_column": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'sum'}}",
                           [("a", "shuffle=['sender'], update={'balance': 'amont'}")],
-                          ", transform a: update.balance = \"amont\" is invalid; accepted: an expression Spark can plan over "
-                          "the columns of {source}.transfers (id, sender, recipient, amount, load_tstamp) and cast to double; "
+                          ", transform a: update.balance = \"amont\" is invalid; accepted: an expression Spark can plan row by row over "
+                          "the columns of {source}.transfers (id, sender, recipient, amount, load_tstamp); "
                           "Spark says: [UNRESOLVED_COLUMN.WITH_SUGGESTION] A column or function parameter with name `amont` "
                           "cannot be resolved. Did you mean one of the following? [`amount`, "),
     "bad_update_cast": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'sum'}}",
                         [("a", "shuffle=['sender'], update={'balance': 'array(amount)'}")],
-                        ", transform a: update.balance = \"array(amount)\" is invalid; accepted: an expression Spark can plan "
-                        "over the columns of {source}.transfers (id, sender, recipient, amount, load_tstamp) and cast to double; "
-                        "Spark says: [DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION] "),
+                        ", transform a: update.balance = \"array(amount)\" is invalid; accepted: " + unfit_accepted("double", "the update")
+                        + " (this expression is of type array<double>)"),
+    "bad_update_string": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'sum'}}",
+                          [("a", "shuffle=['sender'], update={'balance': 'sender'}")],
+                          ", transform a: update.balance = \"sender\" is invalid; accepted: " + unfit_accepted("double", "the update")
+                          + " (this expression is of type string)"),
     "bad_publish_column": ("registers={}", [("a", "update=none")],
                            ", transform a: publish = \"select id, amont from _tl_document\" is invalid; accepted: a select Spark "
                            "can plan over tideline.document()'s columns: those of {source}.transfers; Spark says: "
                            "[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column or function parameter with name `amont` cannot be resolved."),
     "bad_publish_type": ("registers={}", [("a", "update=none")],
-                         ", transform a: publish column amount = \"array<double>\" is invalid; accepted: a value that can "
-                         "become double, the column's type in derived_columns"),
+                         ", transform a: publish column amount = \"array<double>\" is invalid; accepted: "
+                         + unfit_accepted("double", "the publish lambda")),
+    "bad_publish_boolean": ("registers={}", [("a", "update=none")],
+                            ", transform a: publish column amount = \"boolean\" is invalid; accepted: "
+                            + unfit_accepted("double", "the publish lambda")),
     "bad_update_aggregate": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'sum'}}",
                              [("a", "shuffle=['sender'], update={'balance': 'sum(amount)'}")],
                              ", transform a: update.balance = \"sum(amount)\" is invalid; accepted: an expression Spark can plan "
-                             "over the columns of {source}.transfers (id, sender, recipient, amount, load_tstamp) and cast to "
-                             "double; Spark says: [MISSING_GROUP_BY] "),
+                             "row by row over the columns of {source}.transfers (id, sender, recipient, amount, load_tstamp); Spark says: "
+                             "[MISSING_GROUP_BY] "),
     "bad_publish_table": ("registers={}", [("a", "update=none")],
                           ", transform a: publish = \"select id, amount from nowhere\" is invalid; accepted: a select Spark can "
                           "plan over tideline.document()'s columns: those of {source}.transfers; Spark says: [TABLE_OR_VIEW_NOT_FOUND] "),
@@ -538,7 +545,8 @@ BAD_MODELS = {
 PUBLISHED = {"bad_publish_table": "select id, amount from nowhere",
              "bad_publish_group_by": "select id, sum(amount) as amount from {{ tideline.document() }}",
              "bad_publish_column": "select id, amont from {{ tideline.document() }}",
-             "bad_publish_type": "select id, array(amount) as amount from {{ tideline.document() }}"}
+             "bad_publish_type": "select id, array(amount) as amount from {{ tideline.document() }}",
+             "bad_publish_boolean": "select id, amount > 0 as amount from {{ tideline.document() }}"}
 
 # models whose transform publishes (select id, amount from the document, unless PUBLISHED says)
 PUBLISHING = ("bad_read_delay", "bad_priority", "bad_commit_column", "bad_compact_every", "bad_read_delay_unit", "bad_priority_text",

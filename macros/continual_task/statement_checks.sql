@@ -22,7 +22,7 @@
         {%- endset -%}
         {%- set error = tideline.analysis_error(probe) -%}
         {%- if error is not none -%}
-            {{ tideline._task_error(settings.name, 'statement {}'.format(loop.index), modules.re.sub('\\s+', ' ', tideline.task_step_text(st, shown)) | trim,
+            {{ tideline._task_error(settings.name, 'statement {}'.format(loop.index), tideline.sql_as_defined(tideline.task_step_text(st, shown)),
                 "a {} Spark can plan over the task's inputs and its output ({}); Spark says: {}".format(
                     'select' if st.kind == 'insert' else 'condition', settings.columns | map('first') | join(', '), error)) }}
         {%- endif -%}
@@ -31,8 +31,8 @@
 {% endmacro %}
 
 {#- An insert's select (`text`, planned) returns as many columns as it names or the output has
-    (one `describe query`), each of a type that can become the output's as a step casts it (one
-    `explain` when a type differs; one per column only to find the one to refuse). -#}
+    (one `describe query`), each of a type the output's column takes without a cast
+    (first_unfit_column). -#}
 {% macro _check_inserted_columns(settings, st, text, index) %}
     {%- set setting = 'statement {}'.format(index) -%}
     {%- set rows = tideline.query_rows('describe query {}'.format(text)) -%}
@@ -40,31 +40,11 @@
         {{ tideline._task_error(settings.name, setting, (rows | map(attribute='col_name') | list),
             "a select of {} columns ({}), not {}".format(st.columns | length, st.columns | join(', '), rows | length)) }}
     {%- endif -%}
-    {%- set declared = {} -%}
-    {%- for c in settings.columns -%}{%- do declared.update({c[0]: c[1]}) -%}{%- endfor -%}
-    {%- set differ = [] -%}
-    {%- for row in rows -%}
-        {%- set name, found = st.columns[loop.index0], tideline.type_name(row.data_type) -%}
-        {%- if found != declared[name] -%}{%- do differ.append([name, found]) -%}{%- endif -%}
-    {%- endfor -%}
-    {%- if differ and tideline.analysis_error(tideline._insert_casts_probe_sql(settings, st, text, differ)) is not none -%}
-        {%- for c in differ if tideline.analysis_error(tideline._insert_casts_probe_sql(settings, st, text, [c])) is not none -%}
-            {%- if loop.first -%}
-                {{ tideline._task_error(settings.name, '{} column {}'.format(setting, c[0]), c[1],
-                    "a value that can become {}, the column's type in columns".format(declared[c[0]])) }}
-            {%- endif -%}
-        {%- endfor -%}
+    {%- set found = [] -%}
+    {%- for row in rows -%}{%- do found.append([st.columns[loop.index0], tideline.type_name(row.data_type)]) -%}{%- endfor -%}
+    {%- set unfit = tideline.first_unfit_column(found, settings.columns) -%}
+    {%- if unfit is not none -%}
+        {{ tideline._task_error(settings.name, '{} column {}'.format(setting, unfit.name), unfit.found,
+            tideline.unfit_column_accepted(unfit, 'the statement')) }}
     {%- endif -%}
 {% endmacro %}
-
-{#- An insert's select with the columns `columns` ([[name, type found], ...]) cast to the output's
-    types as a step casts them (_inserted_columns). -#}
-{% macro _insert_casts_probe_sql(settings, st, text, columns) %}
-    {%- set declared = {} -%}
-    {%- for c in settings.columns -%}{%- do declared.update({c[0]: c[1]}) -%}{%- endfor -%}
-    select
-        {%- for c in columns %}
-        {{ tideline.checked_cast('q.{}'.format(c[0]), declared[c[0]], 'insert') }} as {{ c[0] }}{{ ',' if not loop.last }}
-        {%- endfor %}
-    from ({{ text }}) as q({{ st.columns | join(', ') }})
-{%- endmacro %}

@@ -44,7 +44,7 @@
     {%- set error = tideline.analysis_error(probe) -%}
     {%- if error is not none -%}
         {%- set seen = "tideline.document()'s columns: those of {}{}".format(t.source.rendered, ", _register and _previous" if settings.registers else "") -%}
-        {{ tideline._derivation_error(settings.name, 'publish', modules.re.sub('\\s+', ' ', t.publish) | trim,
+        {{ tideline._derivation_error(settings.name, 'publish', tideline.sql_as_defined(t.publish),
             "a select Spark can plan over {}; Spark says: {}".format(seen, error), t.name) }}
     {%- endif -%}
     {%- set columns = [] -%}
