@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import CrashPoints, Project, assert_rows_equal, end_to_end_property, project_copy, run_cuts, unfit_accepted
+from harness import ICEBERG_CATALOG, CrashPoints, Project, assert_rows_equal, end_to_end_property, project_copy, run_cuts, unfit_accepted
 from reference_continual import Task, audit_log, orders_enriched, running_totals, upsert
 
 CONTINUAL = Path(__file__).parent.parent / "examples" / "continual_tasks"
@@ -507,6 +507,32 @@ def test_bad_continual_task_settings_are_refused_and_change_nothing(project, dep
     finally:
         for path in paths:
             path.unlink()
+
+
+def test_a_first_build_that_fails_leaves_nothing_behind(project, deps):
+    """A first build whose step fails after it created its data table and its view (an inserted
+    value too large for its int column): the run fails naming the value, and its end drops the
+    view and the table, which held no committed row; no state row is written: nothing of the
+    snapshot changed. With the statement fixed, the rerun builds the task."""
+    name = "tmp_first_build_fails"
+    path = CONTINUAL / "models" / f"{name}.sql"
+    statement = "{% call tideline.task_insert() %} select key, VALUE from {{ tideline.input('stream.append_only') }} {% endcall %}"
+    path.write_text(f"{{{{ config(materialized='continual_task', {GOOD_CONFIG}) }}}}\n{statement.replace('VALUE', 'val * 10000000000')}\n")
+    try:
+        project.write_source("append_only", APPEND_ONLY, [kv(1, 5, 0)], replace=True)
+        project.write_source("anomalies", ANOMALIES, [], replace=True)
+        project.ensure_state(CONTINUAL)
+        failed = project.refused(f"tideline: continual task {name}: inserted column val is not a int: 50000000000",
+                                 lambda: run(project, name, at(10), expect_success=False))
+        data = f"{ICEBERG_CATALOG + '.' if project.file_format == 'iceberg' else ''}{project.schema}.{name}__tl_data"
+        assert [line for line in failed.tideline_lines if "first build failed" in line] == [
+            f"tideline {name}: its first build failed before its commit; dropped what it had created (view {project.schema}.{name}, "
+            f"table {data}), which held no committed row"], failed.tideline_lines
+        path.write_text(f"{{{{ config(materialized='continual_task', {GOOD_CONFIG}) }}}}\n{statement.replace('VALUE', 'val * 10')}\n")
+        run(project, name, at(10))
+        assert output(project, name) == [{"key": 1, "val": 50}]
+    finally:
+        path.unlink()
 
 
 # ---- a changed definition: refused, never silently mixed ---------------------------------------

@@ -638,6 +638,30 @@ def test_a_value_that_does_not_fit_its_type_stops_the_run_and_changes_nothing(pr
         path.unlink()
 
 
+def test_a_first_build_that_fails_leaves_nothing_behind(project, deps):
+    """A first build whose write fails after it created its data table and its view (a published
+    value too large for its column): the run fails naming the value, and its end drops the view
+    and the table, which held no committed row; no state row is written: nothing of the snapshot
+    changed. With the value fixed in the source, the rerun builds the model."""
+    name = "tmp_first_build_fails"
+    path = DERIVATION / "models" / f"{name}.sql"
+    path.write_text(FIT_MODEL.format(update="cast(amount as bigint)", published="if(amount > 1000, amount * 1e20, _register.total)"))
+    try:
+        project.write_source("transfers", TRANSFERS, [transfer(1, "alice", "bob", 5000.0, 0)], replace=True)
+        project.ensure_state(DERIVATION)
+        failed = project.refused(f"tideline: derivation {name}, transform fromTransfers: published column total is not a bigint: 5.0E23",
+                                 lambda: run(project, name, T0 + dt.timedelta(hours=1), expect_success=False))
+        data = f"{ICEBERG_CATALOG + '.' if project.file_format == 'iceberg' else ''}{project.schema}.{name}__tl_data"
+        assert [line for line in failed.tideline_lines if "first build failed" in line] == [
+            f"tideline {name}: its first build failed before its commit; dropped what it had created (view {project.schema}.{name}, "
+            f"table {data}), which held no committed row"], failed.tideline_lines
+        project.write_source("transfers", TRANSFERS, [transfer(1, "alice", "bob", 50.0, 0)], replace=True)
+        run(project, name, T0 + dt.timedelta(hours=1))
+        assert [{k: r[k] for k in ("id", "total")} for r in project.table(name)] == [{"id": 1, "total": 50}]
+    finally:
+        path.unlink()
+
+
 # ---- a transform added later ---------------------------------------------------------------------
 
 def test_a_transform_added_later_reads_its_source_from_the_beginning(project, deps):
