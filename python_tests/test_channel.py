@@ -321,6 +321,38 @@ def test_a_channel_without_mutable_time_can_be_given_one_before_its_items_and_ne
         project.reset()
 
 
+def test_a_first_build_that_fails_leaves_nothing_behind(runner, channel_project):
+    """A channel's first build that fails (a value too large for its int column): the run fails
+    naming the value and nothing of the snapshot changed: no view, no items table, no state row.
+    The channel's decide query casts the payload, so it fails before anything is created and the
+    run's end has nothing to drop (a derivation's and a continual task's first builds fail in
+    their write, after their creates: their tests show the drop). With the select fixed, the
+    rerun builds the channel."""
+    project = Project(runner, "channel_first_build")
+    project.reset()
+    name = "tmp_first_build_fails"
+    path = CHANNELS / "models" / f"{name}.sql"
+    select = SELECT.replace("select item_time, item_id, value,", "select item_time, item_id, VALUE as value,")
+    path.write_text(f"{{{{ config({GOOD}) }}}}\n{select.replace('VALUE', 'value * 10000000000')}\n")
+
+    def build(expect_success=True):
+        return project.dbt("run", "--select", name, project_dir=CHANNELS, expect_success=expect_success,
+                           vars={"channels__source": project.source_schema, "tideline__now": "2025-03-01 06:00:00"})
+
+    try:
+        empty_sources(project)
+        project.write_source("realtime", REALTIME, [{**item(t(29, 1), "r1", 3), "load_tstamp": t(29, 2)}])
+        project.ensure_state(CHANNELS)
+        failed = project.refused(f"tideline: channel {name}: column value is not a int: 30000000000", lambda: build(expect_success=False))
+        assert not [line for line in failed.tideline_lines if "first build failed" in line], failed.tideline_lines
+        path.write_text(f"{{{{ config({GOOD}) }}}}\n{select.replace('VALUE', 'value * 10')}\n")
+        build()
+        assert project.rows(f"select item_id, value from {project.fresh(name)}") == [("r1", 30)]
+    finally:
+        path.unlink()
+        project.reset()
+
+
 @pytest.mark.formats("parquet", "delta", "iceberg")
 def test_retention_days_drops_the_item_days_before_it_and_keeps_the_rest(runner, file_format, tmp_path):
     """A channel without mutable_time and retention_days 2: a run at 2025-03-05 drops the item

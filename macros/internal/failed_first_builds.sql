@@ -42,8 +42,9 @@
     {{- return(tideline.query_rows(sql) | map(attribute='model') | list) -}}
 {% endmacro %}
 
-{#- Of a model that never committed a run: its view (a view of its name) and its data table
-    slots in its file_format, those that exist, dropped and named in the log. `listed` caches
+{#- Of a model that never committed a run: its view (a view of its name) and its tables in its
+    file_format (a channel's items table; the data table slots of the others), those that exist,
+    dropped and named in the log. `listed` caches
     the names each schema holds ({'views <schema>' or 'tables <schema>': [names]}). -#}
 {% macro _drop_never_committed(node, listed) %}
     {%- set view = api.Relation.create(schema=node.schema, identifier=node.alias, type='view') -%}
@@ -52,7 +53,10 @@
         {%- do tideline.exec('drop view if exists {}'.format(view)) -%}
         {%- do dropped.append('view {}'.format(view)) -%}
     {%- endif -%}
-    {%- for slot in tideline.data_table_slots(view, tideline.node_file_format(node.name)) -%}
+    {%- set format = tideline.node_file_format(node.name) -%}
+    {%- set tables = [tideline.stored_relation(tideline.channel_items_relation(view), format)] if node.config.materialized == 'channel'
+                     else tideline.data_table_slots(view, format) -%}
+    {%- for slot in tables -%}
         {%- if slot.identifier | lower in tideline._names_in_schema('tables', slot.schema, listed) -%}
             {%- do tideline.exec('drop table if exists {}'.format(slot)) -%}
             {%- do dropped.append('table {}'.format(slot)) -%}
