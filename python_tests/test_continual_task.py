@@ -509,6 +509,34 @@ def test_bad_continual_task_settings_are_refused_and_change_nothing(project, dep
             path.unlink()
 
 
+def test_input_rows_without_a_commit_time_are_counted_and_never_read(project, deps):
+    """An input row loaded without a load_tstamp with each of two loads: no step reads it (a row
+    without a commit time is after no frontier), every run's line warns with the count, the
+    input, its source and its commit column, and the run's last step row records it in the
+    state (rows_without_load_time); the output holds exactly the rows with a time."""
+    name = "tmp_without_commit_time"
+    path = CONTINUAL / "models" / f"{name}.sql"
+    path.write_text(f"{{{{ config(materialized='continual_task', {GOOD_CONFIG}) }}}}\n{GOOD_BLOCK}\n")
+    try:
+        project.write_source("append_only", APPEND_ONLY, [], replace=True)
+        project.write_source("anomalies", ANOMALIES, [], replace=True)
+        timed: list[dict] = []
+        for n in range(2):
+            rows = [kv(10 * n + 1, n, 10 * n), kv(10 * n + 2, n, 10 * n + 5)]
+            project.write_source("append_only", APPEND_ONLY, rows + [{"key": 99 - n, "val": -1, "load_tstamp": None}])
+            timed += rows
+            result = run(project, name, at(10 * n + 8))
+            assert_rows_equal(output(project, name), [{"key": r["key"], "val": r["val"]} for r in timed], label=f"{name} after run {n + 1}")
+            warning = (f"WARNING: source rows without a commit time (never read): stream.append_only {n + 1} "
+                       f"({project.source_schema}.append_only.load_tstamp)")
+            assert [line for line in result.tideline_lines if warning in line], result.tideline_lines
+            newest = project.rows(f"select rows_without_load_time from {project.fresh('tl_state')} "
+                                  f"where model = '{name}' and kind = 'run' order by batch desc limit 1")
+            assert newest == [(n + 1,)], newest
+    finally:
+        path.unlink()
+
+
 def test_a_first_build_that_fails_leaves_nothing_behind(project, deps):
     """A first build whose step fails after it created its data table and its view (an inserted
     value too large for its int column): the run fails naming the value, and its end drops the

@@ -153,6 +153,32 @@ def test_seed_examples_over_several_runs_equal_the_reference_and_a_rebuild(proje
     project.assert_formats([f"{name}__tl_data" for name in SEED_MODELS] + ["tl_state"])
 
 
+def test_source_rows_without_a_commit_time_are_counted_and_never_read(project, deps):
+    """A transfer loaded without a load_tstamp with each of two loads: no run reads it (a row
+    without a commit time is after no frontier), every run's line warns with the count, the
+    transform, its source and its commit column, and each run's state rows record it
+    (rows_without_load_time, on the run row and the transform's row); sender_totals equals the
+    reference over the rows with a time after every run."""
+    project.reset_models()
+    project.write_source("transfers", TRANSFERS, [], replace=True)
+    reference = reference_models()["sender_totals"]
+    unplaced = [{**transfer(90, "eve", "bob", 5, 0), "load_tstamp": None}, {**transfer(91, "bob", "eve", 7, 0), "load_tstamp": None}]
+    loaded: list[dict] = []
+    for n, batch in enumerate(BATCHES[:2]):
+        project.write_source("transfers", TRANSFERS, batch + [unplaced[n]])
+        loaded += batch
+        now = T0 + dt.timedelta(minutes=60 * (n + 1) + 30)
+        result = run(project, "sender_totals", now)
+        reference.run({"transfers": loaded}, now)
+        assert_rows_equal(derived_table(project, "sender_totals", reference), reference.rows(), label=f"sender_totals after run {n + 1}")
+        warning = (f"WARNING: source rows without a commit time (never read): fromTransfers {n + 1} "
+                   f"({project.source_schema}.transfers.load_tstamp)")
+        assert [line for line in result.tideline_lines if warning in line], result.tideline_lines
+    recorded = project.rows(f"select kind, rows_without_load_time from {project.fresh('tl_state')} "
+                            "where model = 'sender_totals' and kind in ('run', 'transform') order by batch, kind")
+    assert recorded == [("run", 1), ("transform", 1), ("run", 2), ("transform", 2)], recorded
+
+
 # ---- read delay: Flow's idle-sensor pattern ---------------------------------------------------
 
 READINGS = "reading_id bigint, sensor string, load_tstamp timestamp"

@@ -12,10 +12,10 @@
 
 {#- A step's run row: its id, its time, the window it closes, the generation it wrote and the
     task's definition. -#}
-{% macro task_step_row(settings, step_run, step, lower, watermark, generation) %}
+{% macro task_step_row(settings, step_run, step, lower, watermark, generation, unplaced=0) %}
     {{- return({'kind': 'run', 'run_id': step_run, 'batch': step.time, 'lower_limit': lower,
                 'upper_limit': step.time, 'watermark': watermark, 'generation': generation,
-                'definition': tideline.definition_text(settings.definition)}) -}}
+                'rows_without_load_time': unplaced, 'definition': tideline.definition_text(settings.definition)}) -}}
 {% endmacro %}
 
 {#- The steps one by one, each committed alone: an incremental run or a first build. A task with a delete compacts every
@@ -28,7 +28,8 @@
         {%- set plan = tideline.generation_plan(generation.live, generation.steps if settings.deletes and step.data else 0, settings.compact_every) -%}
         {%- if step.data -%}{%- do tideline.write_task_step(settings, data, step, step_run, plan) -%}{%- endif -%}
         {%- set row = tideline.task_step_row(settings, step_run, step, state.frontier if loop.first else loop.previtem.time,
-                                             frontier.frontier if loop.last else step.time, plan.write_gen) -%}
+                                             frontier.frontier if loop.last else step.time, plan.write_gen,
+                                             frontier.unplaced.values() | sum if loop.last else 0) -%}
         {%- do generation.update({'state_files': tideline.commit_run(settings.name, row, files=generation.state_files)}) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
         {%- if plan.compact -%}
@@ -59,7 +60,8 @@
             {%- do written.append(step_run) -%}
         {%- endif -%}
         {%- do rows.append(tideline.task_step_row(settings, step_run, step, none if loop.first else loop.previtem.time,
-                                                    frontier.frontier if loop.last else step.time, plan.write_gen)) -%}
+                                                    frontier.frontier if loop.last else step.time, plan.write_gen,
+                                                    frontier.unplaced.values() | sum if loop.last else 0)) -%}
     {%- endfor -%}
     {%- do tideline.commit_run(commit_key or settings.name, rows[-1], rows[:-1], replace=true) -%}
     {%- do tideline.checkpoint(settings.name, 'committed') -%}

@@ -3,7 +3,7 @@
 {% macro derivation_run_row(settings, state, frontier, plan, documents) %}
     {{- return({'kind': 'run', 'batch': plan.batch, 'watermark': frontier.frontier, 'lower_limit': state.frontier,
                 'upper_limit': frontier.frontier, 'rows_read': documents, 'generation': plan.write_gen,
-                'definition': tideline.definition_text(settings.definition)}) -}}
+                'rows_without_load_time': frontier.unplaced.values() | sum, 'definition': tideline.definition_text(settings.definition)}) -}}
 {% endmacro %}
 
 {#- One state row per transform: the newest commit time it has processed (its watermark). -#}
@@ -13,14 +13,18 @@
         {%- set reached = tideline.shift_time(frontier.frontier, -t.delay) -%}
         {%- set before = state.watermarks.get(t.name) -%}
         {%- do rows.append({'kind': 'transform', 'transform': t.name, 'lower_limit': before, 'upper_limit': reached,
-                            'watermark': [before, reached] | max if before else reached, 'rows_read': frontier.documents[t.name]}) -%}
+                            'watermark': [before, reached] | max if before else reached, 'rows_read': frontier.documents[t.name],
+                            'rows_without_load_time': frontier.unplaced.get(t.name, 0)}) -%}
     {%- endfor -%}
     {{- return(rows) -}}
 {% endmacro %}
 
+{#- The run line: documents read per transform, and a warning naming each transform's source
+    rows without a commit time (never read: unplaced_rows_warning). -#}
 {% macro log_derivation(settings, state, frontier) %}
     {%- set parts = [] -%}
     {%- for t in settings.transforms -%}{%- do parts.append('{} {}'.format(t.name, frontier.documents[t.name])) -%}{%- endfor -%}
     {%- set since = " (after {})".format(state.frontier) if state.frontier else " (first run)" -%}
-    {{ log("tideline {}: documents up to {}{}, read {} ({})".format(settings.name, frontier.frontier, since, frontier.documents.values() | sum, parts | join(', ')), info=true) }}
+    {{ log("tideline {}: documents up to {}{}, read {} ({}){}".format(settings.name, frontier.frontier, since, frontier.documents.values() | sum,
+        parts | join(', '), tideline.unplaced_rows_warning(settings.transforms, frontier)), info=true) }}
 {% endmacro %}

@@ -15,7 +15,13 @@
     `feeds`: [{name, source: {rendered}, commit_column, delay (seconds), clock (optional)}]; `state`: {frontier
     (F_prev or none), watermarks: {feed name: newest commit time it processed}}. One query;
     returns {'frontier', 'documents': {feed: rows up to F}, 'steps': [distinct commit times up
-    to F, oldest first] (with_steps only)}. -#}
+    to F, oldest first] (with_steps only), 'unplaced': {feed: rows whose commit time is null}}.
+
+    A row without a commit time is after no frontier, so no run ever reads it: each run counts
+    them (the run line warns, the state records them as rows_without_load_time), for every feed
+    but a writer's clock and tideline's own tables (_tl_batch is never null). The count reads
+    only files that hold nulls of the column (parquet's, Delta's and Iceberg's null counts skip
+    the others), so it costs what the watermark's filter costs, not the history. -#}
 {% macro commit_frontier(feeds, state, with_steps=false) %}
     {% set sql %}
         with newest as (
@@ -53,12 +59,19 @@
         select distinct 'step', 'step', cast({{ t.commit_column }} as string)
         {{ new_rows }}
         {%- endif %}
+        {%- if not t.get('clock') and t.commit_column != '_tl_batch' %}
+        union all
+        select 'unplaced', '{{ t.name }}', cast(count(*) as string)
+        from {{ t.source.rendered }}
+        where {{ t.commit_column }} is null
+        {%- endif %}
         {%- endfor %}
     {% endset %}
-    {%- set result = {'frontier': none, 'documents': {}, 'steps': []} -%}
+    {%- set result = {'frontier': none, 'documents': {}, 'steps': [], 'unplaced': {}} -%}
     {%- for row in tideline.query_rows(sql) -%}
         {%- if row.kind == 'frontier' -%}{%- do result.update({'frontier': row['value']}) -%}
         {%- elif row.kind == 'documents' -%}{%- do result.documents.update({row.feed: row['value'] | int}) -%}
+        {%- elif row.kind == 'unplaced' -%}{%- do result.unplaced.update({row.feed: row['value'] | int}) -%}
         {%- else -%}{%- do result.steps.append(row['value']) -%}{%- endif -%}
     {%- endfor -%}
     {%- do result.update({'steps': result.steps | sort}) -%}

@@ -11,6 +11,18 @@
         model_name, window, rows_read, rows_written, days, late_rows_skipped, duplicates_dropped, rows_rejected, path, warning), info=true) }}
 {% endmacro %}
 
+{#- The run line's warning of a derivation's or a continual task's source rows without a commit
+    time, which no run reads (commit_frontier's `unplaced`): ", WARNING: source rows without a
+    commit time (never read): <feed> <n> (<its source>.<its commit column>), ..."; nothing when
+    there are none. `feeds`: the transforms or inputs. -#}
+{% macro unplaced_rows_warning(feeds, frontier) %}
+    {%- set found = [] -%}
+    {%- for f in feeds if frontier.unplaced.get(f.name, 0) > 0 -%}
+        {%- do found.append('{} {} ({}.{})'.format(f.name, frontier.unplaced[f.name], f.source.rendered, f.commit_column)) -%}
+    {%- endfor -%}
+    {{- return(", WARNING: source rows without a commit time (never read): {}".format(found | join(', ')) if found else '') -}}
+{% endmacro %}
+
 {#- The model's result for dbt (a materialization must leave a 'main' result): stored, not
     queried, so that it costs no statement. -#}
 {% macro store_main(message) %}
