@@ -19,20 +19,24 @@
 
     A row without a commit time is after no frontier, so no run ever reads it: each run counts
     them (the run line warns, the state records them as rows_without_load_time), for every feed
-    but a writer's clock and tideline's own tables (_tl_batch is never null). The count reads
-    only files that hold nulls of the column (parquet's, Delta's and Iceberg's null counts skip
-    the others), so it costs what the watermark's filter costs, not the history. -#}
+    but a writer's clock and tideline's own tables (_tl_batch is never null), in the same scan
+    that finds the newest commit time: `c > watermark or c is null` still skips the files whose
+    statistics hold neither (parquet's, Delta's and Iceberg's null counts), so the count costs
+    no more reads than the watermark's filter, not the history. -#}
 {% macro commit_frontier(feeds, state, with_steps=false) %}
     {% set sql %}
         with newest as (
             {%- for t in feeds %}
+            {%- set counted = not t.get('clock') and t.commit_column != '_tl_batch' %}
             {%- if t.get('clock') %}
-            select {{ loop.index0 }} as i, {{ tideline.ts(tideline.now()) }} as reaches
+            select {{ loop.index0 }} as i, '{{ t.name }}' as feed, {{ tideline.ts(tideline.now()) }} as reaches, 0 as unplaced
             {%- else %}
-            select {{ loop.index0 }} as i, greatest({{ tideline.ts(state.watermarks.get(t.name)) }}, max({{ t.commit_column }})) + interval {{ t.delay }} seconds as reaches
+            select {{ loop.index0 }} as i, '{{ t.name }}' as feed,
+                greatest({{ tideline.ts(state.watermarks.get(t.name)) }}, max({{ t.commit_column }})) + interval {{ t.delay }} seconds as reaches,
+                {{ 'count_if({} is null)'.format(t.commit_column) if counted else '0' }} as unplaced
             from {{ t.source.rendered }}
             {%- if state.watermarks.get(t.name) %}
-            where {{ t.commit_column }} > {{ tideline.ts(state.watermarks[t.name]) }}
+            where {{ t.commit_column }} > {{ tideline.ts(state.watermarks[t.name]) }}{% if counted %} or {{ t.commit_column }} is null{% endif %}
             {%- endif %}
             {%- endif %}
             {{- '\n            union all' if not loop.last }}
@@ -59,13 +63,9 @@
         select distinct 'step', 'step', cast({{ t.commit_column }} as string)
         {{ new_rows }}
         {%- endif %}
-        {%- if not t.get('clock') and t.commit_column != '_tl_batch' %}
-        union all
-        select 'unplaced', '{{ t.name }}', cast(count(*) as string)
-        from {{ t.source.rendered }}
-        where {{ t.commit_column }} is null
-        {%- endif %}
         {%- endfor %}
+        union all
+        select 'unplaced', feed, cast(unplaced as string) from newest where unplaced > 0
     {% endset %}
     {%- set result = {'frontier': none, 'documents': {}, 'steps': [], 'unplaced': {}} -%}
     {%- for row in tideline.query_rows(sql) -%}
