@@ -20,7 +20,7 @@
     {%- if not failed or not tideline.state_table_known() -%}{{ return('') }}{%- endif -%}
     {%- set committed = tideline._models_with_state(failed | map(attribute='name') | list) -%}
     {%- set listed = {} -%}
-    {%- for node in failed if node.name not in committed -%}
+    {%- for node in failed if node.name not in committed and tideline.pending_state_key(node.name) not in committed -%}
         {%- do tideline._drop_never_committed(node, listed) -%}
     {%- endfor -%}
     {{- return('') -}}
