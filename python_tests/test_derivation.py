@@ -179,6 +179,41 @@ def test_source_rows_without_a_commit_time_are_counted_and_never_read(project, d
     assert recorded == [("run", 1), ("transform", 1), ("run", 2), ("transform", 2)], recorded
 
 
+def test_rows_under_a_null_unique_key_are_kept_counted_and_warned(project, deps):
+    """Transfers without a sender, in two runs and a third run without one: sender_totals keeps
+    them under the null key, reduced within and across runs as any other key (it equals the
+    reference, whose null key is a key like the others); each run that wrote that key warns with
+    the count of such rows (one: the run reduces per key) and records it in its state row
+    (rows_rejected); the run without one neither warns nor counts."""
+    project.reset_models()
+    project.write_source("transfers", TRANSFERS, [], replace=True)
+    reference = reference_models()["sender_totals"]
+    batches = [BATCHES[0] + [transfer(90, None, "bob", 5, 20)],
+               BATCHES[1] + [transfer(91, None, "eve", 7, 75), transfer(92, None, "bob", 1, 75)],
+               BATCHES[3]]
+    loaded: list[dict] = []
+    counts = []
+    for n, batch in enumerate(batches):
+        project.write_source("transfers", TRANSFERS, batch)
+        loaded += batch
+        now = T0 + dt.timedelta(minutes=[60, 120, 180][n] + 30)
+        result = run(project, "sender_totals", now)
+        reference.run({"transfers": loaded}, now)
+        assert_rows_equal(derived_table(project, "sender_totals", reference), reference.rows(), label=f"sender_totals after run {n + 1}")
+        nulls = 1 if any(t["sender"] is None for t in batch) else 0
+        counts.append(nulls)
+        warned = [line for line in result.tideline_lines if "WARNING: rows written under a unique_key (sender) with a null" in line]
+        if nulls:
+            assert [line for line in warned if line.endswith(
+                "with a null: 1 (kept, reduced under that key as any other)")], result.tideline_lines
+        else:
+            assert not warned, result.tideline_lines
+    assert any(r["sender"] is None and r["total"] == 13.0 for r in reference.rows()), reference.rows()
+    recorded = project.rows(f"select rows_rejected from {project.fresh('tl_state')} "
+                            "where model = 'sender_totals' and kind = 'run' order by batch")
+    assert [r[0] for r in recorded] == counts, recorded
+
+
 # ---- read delay: Flow's idle-sensor pattern ---------------------------------------------------
 
 READINGS = "reading_id bigint, sensor string, load_tstamp timestamp"

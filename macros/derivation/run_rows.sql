@@ -1,8 +1,8 @@
 {#- Derivations: a run's state rows and its line in the log. -#}
 
-{% macro derivation_run_row(settings, state, frontier, plan, documents) %}
+{% macro derivation_run_row(settings, state, frontier, plan, documents, null_keys=0) %}
     {{- return({'kind': 'run', 'batch': plan.batch, 'watermark': frontier.frontier, 'lower_limit': state.frontier,
-                'upper_limit': frontier.frontier, 'rows_read': documents, 'generation': plan.write_gen,
+                'upper_limit': frontier.frontier, 'rows_read': documents, 'generation': plan.write_gen, 'rows_rejected': null_keys,
                 'rows_without_load_time': frontier.unplaced.values() | sum, 'definition': tideline.definition_text(settings.definition)}) -}}
 {% endmacro %}
 
@@ -19,12 +19,13 @@
     {{- return(rows) -}}
 {% endmacro %}
 
-{#- The run line: documents read per transform, and a warning naming each transform's source
-    rows without a commit time (never read: unplaced_rows_warning). -#}
-{% macro log_derivation(settings, state, frontier) %}
+{#- The run line: documents read per transform, a warning naming each transform's source rows
+    without a commit time (never read: unplaced_rows_warning), and one with the count of
+    rows written under a unique_key with a null (null_keys_warning). -#}
+{% macro log_derivation(settings, state, frontier, null_keys=0) %}
     {%- set parts = [] -%}
     {%- for t in settings.transforms -%}{%- do parts.append('{} {}'.format(t.name, frontier.documents[t.name])) -%}{%- endfor -%}
     {%- set since = " (after {})".format(state.frontier) if state.frontier else " (first run)" -%}
-    {{ log("tideline {}: documents up to {}{}, read {} ({}){}".format(settings.name, frontier.frontier, since, frontier.documents.values() | sum,
-        parts | join(', '), tideline.unplaced_rows_warning(settings.transforms, frontier)), info=true) }}
+    {{ log("tideline {}: documents up to {}{}, read {} ({}){}{}".format(settings.name, frontier.frontier, since, frontier.documents.values() | sum,
+        parts | join(', '), tideline.unplaced_rows_warning(settings.transforms, frontier), tideline.null_keys_warning(settings, null_keys)), info=true) }}
 {% endmacro %}

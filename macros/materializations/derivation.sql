@@ -62,11 +62,12 @@
         {% endcall %}
         {%- do tideline.checkpoint(settings.name, 'written') -%}
     {%- endif -%}
+    {%- set null_keys = tideline.count_null_keys(settings, data, plan) if documents > 0 else 0 -%}
     {%- if documents > 0 or rebuild -%}
         {#- a rebuild's commit replaces the model's state (in a new table, from generation 0; beside
             the old table, under the pending key until the swap) -#}
         {%- do tideline.commit_run(tideline.pending_state_key(settings.name) if beside else settings.name,
-                                   tideline.derivation_run_row(settings, state, frontier, plan, documents),
+                                   tideline.derivation_run_row(settings, state, frontier, plan, documents, null_keys),
                                    tideline.derivation_transform_rows(settings, state, frontier), replace=rebuild, files=state.state_files) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
         {%- if beside -%}
@@ -75,7 +76,7 @@
             {%- do tideline.drop_old_generations(data, {'read_gen': plan.replaced_gen} if rebuild else plan, ['tl_part', ['row', 'register']]) -%}
         {%- endif -%}
     {%- endif -%}
-    {%- do tideline.log_derivation(settings, state, frontier) -%}
+    {%- do tideline.log_derivation(settings, state, frontier, null_keys) -%}
     {%- do tideline.store_main('tideline: {} documents'.format(documents)) -%}
     {{ run_hooks(post_hooks) }}
 
