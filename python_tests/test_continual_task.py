@@ -396,7 +396,7 @@ BAD_TASKS = {
                        "columns = null is invalid; accepted: a mapping of column name to Spark type, e.g. {{'key': 'int', 'val': 'int'}}"),
     "bad_config_name": (GOOD_CONFIG + ", snapshto=false", GOOD_INSERT,
                         "config snapshto is not a config of materialized='continual_task' (did you mean snapshot?); its configs: "
-                        "columns, compact_every, file_format, inputs, on_definition_change, snapshot"),
+                        "columns, compact_every, file_format, inputs, on_bad_rows, on_definition_change, snapshot"),
     "bad_input_key": ("columns={'key': 'int', 'val': 'int'}, inputs={'stream.append_only': {'comit_column': 'load_tstamp'}}",
                       GOOD_INSERT, "inputs.stream.append_only.comit_column = \"load_tstamp\" is invalid; accepted: a key of "
                       "inputs.stream.append_only: commit_column (did you mean commit_column?)"),
@@ -486,6 +486,9 @@ BAD_TASKS = {
                                  "definition is refused) or ignore (the rows built so far stay and the new definition applies from "
                                  "this run on)"),
     "bad_columns_empty": ("columns={}, inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}", GOOD_BLOCK, "columns = {{}}"),
+    "bad_on_bad_rows": (GOOD_CONFIG + ", on_bad_rows=true", GOOD_BLOCK,
+                        "on_bad_rows = true is invalid; accepted: warn (the default: bad rows are counted in the run line and the "
+                        "state, and the run goes on) or fail (a run that finds a bad row is refused, naming it)"),
 }
 
 
@@ -533,6 +536,31 @@ def test_input_rows_without_a_commit_time_are_counted_and_never_read(project, de
             newest = project.rows(f"select rows_without_load_time from {project.fresh('tl_state')} "
                                   f"where model = '{name}' and kind = 'run' order by batch desc limit 1")
             assert newest == [(n + 1,)], newest
+    finally:
+        path.unlink()
+
+
+def test_under_on_bad_rows_fail_an_input_row_without_a_commit_time_refuses_the_run_before_any_write(project, deps):
+    """on_bad_rows='fail': a run whose input holds a row without a load_tstamp is refused before
+    anything is written, naming the input, the count, the column and the row itself; nothing
+    changed. With the row given a commit time, the next run reads it with the others."""
+    name = "tmp_strict_commit_time"
+    path = CONTINUAL / "models" / f"{name}.sql"
+    path.write_text(f"{{{{ config(materialized='continual_task', on_bad_rows='fail', {GOOD_CONFIG}) }}}}\n{GOOD_BLOCK}\n")
+    try:
+        project.write_source("append_only", APPEND_ONLY, [kv(1, 0, 0), kv(2, 0, 5)], replace=True)
+        project.write_source("anomalies", ANOMALIES, [], replace=True)
+        run(project, name, at(8))
+        project.write_source("append_only", APPEND_ONLY, [kv(11, 1, 10), {"key": 99, "val": -1, "load_tstamp": None}])
+        project.refused(
+            f"tideline: continual task {name}: on_bad_rows = fail and its sources hold rows without a commit time, which no run "
+            f"reads: stream.append_only 1 ({project.source_schema}.append_only.load_tstamp is null; first: "
+            '{"key":99,"val":-1}). Give them a commit time, or set on_bad_rows=\'warn\' to count them in every run and go on',
+            lambda: run(project, name, at(18), expect_success=False))
+        project.write_source("append_only", APPEND_ONLY, [kv(1, 0, 0), kv(2, 0, 5), kv(11, 1, 10), kv(99, -1, 12)], replace=True)
+        run(project, name, at(18))
+        assert_rows_equal(output(project, name), [{"key": k, "val": v} for k, v in ((1, 0), (2, 0), (11, 1), (99, -1))],
+                          label=f"{name} after the fix")
     finally:
         path.unlink()
 

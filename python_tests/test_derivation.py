@@ -214,6 +214,73 @@ def test_rows_under_a_null_unique_key_are_kept_counted_and_warned(project, deps)
     assert [r[0] for r in recorded] == counts, recorded
 
 
+STRICT_FIRST_RUN = T0 + dt.timedelta(minutes=90)
+
+
+@pytest.fixture
+def strict_sender_totals(project, deps):
+    """sender_totals under on_bad_rows='fail', as the model sender_totals_strict, after a first
+    run over BATCHES[0] at STRICT_FIRST_RUN; gives the reference after that run."""
+    project.reset_models()
+    project.write_source("transfers", TRANSFERS, BATCHES[0], replace=True)
+    path = DERIVATION / "models" / "sender_totals_strict.sql"
+    text = (DERIVATION / "models" / "sender_totals.sql").read_text()
+    path.write_text(text.replace("materialized='derivation',", "materialized='derivation', on_bad_rows='fail',", 1))
+    try:
+        run(project, "sender_totals_strict", STRICT_FIRST_RUN)
+        reference = reference_models()["sender_totals"]
+        reference.run({"transfers": BATCHES[0]}, STRICT_FIRST_RUN)
+        yield reference
+    finally:
+        path.unlink()
+
+
+def test_under_on_bad_rows_fail_a_source_row_without_a_commit_time_refuses_the_run_before_any_write(project, strict_sender_totals):
+    """on_bad_rows='fail': a run whose source holds a transfer without a load_tstamp is refused
+    before anything is written, naming the transform, the count, the column and the row itself;
+    nothing changed. With the row given a commit time, the next run reads it and equals the
+    reference."""
+    reference = strict_sender_totals
+    project.write_source("transfers", TRANSFERS, BATCHES[1] + [{**transfer(90, "eve", "bob", 5, 0), "load_tstamp": None}])
+    later = STRICT_FIRST_RUN + dt.timedelta(hours=1)
+    project.refused(
+        "tideline: derivation sender_totals_strict: on_bad_rows = fail and its sources hold rows without a commit time, "
+        f"which no run reads: fromTransfers 1 ({project.source_schema}.transfers.load_tstamp is null; first: "
+        '{"id":90,"sender":"eve","recipient":"bob","amount":5.0}). Give them a commit time, or set '
+        "on_bad_rows='warn' to count them in every run and go on",
+        lambda: run(project, "sender_totals_strict", later, expect_success=False))
+    fixed = BATCHES[0] + BATCHES[1] + [transfer(90, "eve", "bob", 5, 95)]
+    project.write_source("transfers", TRANSFERS, fixed, replace=True)
+    run(project, "sender_totals_strict", later)
+    reference.run({"transfers": fixed}, later)
+    assert_rows_equal(derived_table(project, "sender_totals_strict", reference), reference.rows(), label="after the fix")
+
+
+def test_under_on_bad_rows_fail_a_row_under_a_null_key_refuses_the_run_before_its_commit(project, strict_sender_totals):
+    """on_bad_rows='fail': a run that would publish a row under a null sender is refused before
+    its commit, naming the count and the row; readers see the rows of the run before, and the
+    state holds no run of it. Without that transfer the next run goes on and equals the
+    reference."""
+    reference = strict_sender_totals
+    state = f"select kind, batch, watermark from {project.fresh('tl_state')} where model = 'sender_totals_strict' order by batch, kind"
+    before_state, before_rows = project.rows(state), derived_table(project, "sender_totals_strict", reference)
+    project.write_source("transfers", TRANSFERS, BATCHES[1] + [transfer(91, None, "eve", 7, 75)])
+    result = run(project, "sender_totals_strict", STRICT_FIRST_RUN + dt.timedelta(hours=1), expect_success=False)
+    assert not result.success
+    text = "\n".join(result.messages)
+    assert ("tideline: derivation sender_totals_strict: on_bad_rows = fail and this run published 1 row(s) under a unique_key "
+            '(sender) with a null: {"total":7.0,"largest":7.0,"first_id":91,"last_recipient":"eve","ids":[91]}. Nothing of the '
+            "run was committed. Make the publish lambdas return a key, or set on_bad_rows='warn' to keep such rows under the "
+            "null key and count them") in text, text
+    assert project.rows(state) == before_state
+    assert_rows_equal(derived_table(project, "sender_totals_strict", reference), before_rows, label="after the refusal")
+    project.write_source("transfers", TRANSFERS, BATCHES[0] + BATCHES[1], replace=True)
+    later = STRICT_FIRST_RUN + dt.timedelta(hours=2)
+    run(project, "sender_totals_strict", later)
+    reference.run({"transfers": BATCHES[0] + BATCHES[1]}, later)
+    assert_rows_equal(derived_table(project, "sender_totals_strict", reference), reference.rows(), label="after the fix")
+
+
 # ---- read delay: Flow's idle-sensor pattern ---------------------------------------------------
 
 READINGS = "reading_id bigint, sensor string, load_tstamp timestamp"
@@ -521,7 +588,10 @@ BAD_MODELS = {
                              ": registers.x.type = \"double\" is invalid; accepted: a struct type (struct<name:type, ...>) for merge"),
     "bad_config_name": ("registers={}, unqiue_key='amount'", [("a", "update=none")],
                         ": config unqiue_key is not a config of materialized='derivation' (did you mean unique_key?); its configs: "
-                        "compact_every, derived_columns, file_format, on_definition_change, reduce, registers, unique_key"),
+                        "compact_every, derived_columns, file_format, on_bad_rows, on_definition_change, reduce, registers, unique_key"),
+    "bad_on_bad_rows": ("registers={}, on_bad_rows='drop'", [("a", "update=none")],
+                        ": on_bad_rows = \"drop\" is invalid; accepted: warn (the default: bad rows are counted in the run line "
+                        "and the state, and the run goes on) or fail (a run that finds a bad row is refused, naming it)"),
     "bad_compact_every": ("registers={}, compact_every=0", [("a", "update=none")], ": compact_every = 0 is invalid; accepted: an integer >= 1 (runs between compactions)"),
     "bad_commit_column": ("registers={}", [("a", "commit_column='created_at'")],
                           ", transform a: commit_column = \"created_at\" is invalid; accepted: a timestamp column of "
@@ -611,7 +681,7 @@ PUBLISHED = {"bad_publish_table": "select id, amount from nowhere",
 
 # models whose transform publishes (select id, amount from the document, unless PUBLISHED says)
 PUBLISHING = ("bad_read_delay", "bad_priority", "bad_commit_column", "bad_compact_every", "bad_read_delay_unit", "bad_priority_text",
-              "bad_on_definition_change", "bad_compact_every_text", "bad_reduce_on_key")
+              "bad_on_definition_change", "bad_compact_every_text", "bad_reduce_on_key", "bad_on_bad_rows")
 
 
 def write_bad_model(name: str, registers: str, transforms: list[tuple[str, str]], publish: bool) -> Path:

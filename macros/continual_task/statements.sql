@@ -29,7 +29,8 @@
     {#- only deletions leave rows the output no longer shows: a task with a delete compacts -#}
     {%- set compact_every = tideline.compact_every_setting(model_name, tideline._task_error) -%}
     {%- set on_definition_change = tideline.on_definition_change_setting('continual task', model_name) -%}
-    {%- set settings = {'name': model_name, 'on_definition_change': on_definition_change, 'columns': declared, 'snapshot': snapshot, 'inputs': inputs,
+    {%- set settings = {'name': model_name, 'on_definition_change': on_definition_change,
+                        'on_bad_rows': tideline.on_bad_rows_setting('continual task', model_name), 'columns': declared, 'snapshot': snapshot, 'inputs': inputs,
                         'statements': statements, 'reads_output': statements | selectattr('reads_output') | list | length > 0, 'output': output | string,
                         'deletes': statements | selectattr('kind', 'equalto', 'delete') | list | length > 0, 'compact_every': compact_every} -%}
     {%- do settings.update({'definition': tideline.task_definition(settings)}) -%}

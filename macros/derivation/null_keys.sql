@@ -10,20 +10,30 @@
     {% set sql %}
         select count(*) as null_keys
         from {{ data }}
-        where tl_part = 'row'
-            and tl_gen = '{{ plan.write_gen }}'
-            and _tl_run = '{{ tideline.run_id() }}'
-            and _tl_batch = {{ tideline.ts(plan.batch) }}
-            and ({{ tideline.null_key_condition(settings.unique_key) }})
+        where {{ tideline.null_key_rows(settings, plan) }}
     {% endset %}
     {{- return(tideline.query_rows(sql)[0].null_keys | int) -}}
 {% endmacro %}
 
-{#- `k1 is null or k2 is null ...` over the unique_key columns. -#}
-{% macro null_key_condition(unique_key) %}
+{#- The condition on the data table that selects the rows this run wrote under a unique_key with a
+    null: its generation's row partition, its run id and batch, `k1 is null or k2 is null ...`. -#}
+{% macro null_key_rows(settings, plan) %}
     {%- set tests = [] -%}
-    {%- for k in unique_key -%}{%- do tests.append('{} is null'.format(k)) -%}{%- endfor -%}
-    {{- return(tests | join(' or ')) -}}
+    {%- for k in settings.unique_key -%}{%- do tests.append('{} is null'.format(k)) -%}{%- endfor -%}
+    {%- set condition -%}
+        tl_part = 'row' and tl_gen = '{{ plan.write_gen }}' and _tl_run = '{{ tideline.run_id() }}'
+            and _tl_batch = {{ tideline.ts(plan.batch) }} and ({{ tests | join(' or ') }})
+    {%- endset -%}
+    {{- return(condition) -}}
+{% endmacro %}
+
+{#- Under on_bad_rows='fail', a run that wrote rows under a null key is refused before its
+    commit (readers never see what it wrote; a later compaction drops it), naming the rows. -#}
+{% macro refuse_null_keys(settings, data, plan, null_keys) %}
+    {%- if settings.on_bad_rows != 'fail' or null_keys == 0 -%}{{ return(none) }}{%- endif -%}
+    {%- set rows = tideline.first_rows_where(data, tideline.null_key_rows(settings, plan), settings.derived | map('first') | list) -%}
+    {{ exceptions.raise_compiler_error("tideline: derivation {}: on_bad_rows = fail and this run published {} row(s) under a unique_key ({}) with a null: {}. Nothing of the run was committed. Make the publish lambdas return a key, or set on_bad_rows='warn' to keep such rows under the null key and count them".format(
+        settings.name, null_keys, settings.unique_key | join(', '), rows | join(', '))) }}
 {% endmacro %}
 
 {#- The run line's warning for them ('' when none). -#}

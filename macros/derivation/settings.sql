@@ -18,7 +18,8 @@
         new generation, so what a run scans stays proportional to the live keys -#}
     {%- set compact_every = tideline.compact_every_setting(model_name, tideline._derivation_error) -%}
     {%- set on_definition_change = tideline.on_definition_change_setting('derivation', model_name) -%}
-    {%- set settings = {'name': model_name, 'on_definition_change': on_definition_change, 'unique_key': unique_key, 'derived': derived, 'compact_every': compact_every,
+    {%- set settings = {'name': model_name, 'on_definition_change': on_definition_change,
+                'on_bad_rows': tideline.on_bad_rows_setting('derivation', model_name), 'unique_key': unique_key, 'derived': derived, 'compact_every': compact_every,
                 'reductions': reductions, 'registers': registers, 'transforms': transforms,
                 'key_types': agreed.key_types if registers else [], 'order_type': agreed.order_type or 'string'} -%}
     {%- do settings.update({'definition': tideline.derivation_definition(settings)}) -%}

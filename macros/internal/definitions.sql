@@ -29,12 +29,9 @@
     changed and the fix) or 'ignore' (the rows built so far stay, the new definition applies
     from this run on, and the run row records it); anything else is refused. -#}
 {% macro on_definition_change_setting(kind, model_name) %}
-    {%- set policy = config.get('on_definition_change', 'fail') -%}
-    {%- if policy not in ['fail', 'ignore'] -%}
-        {{ exceptions.raise_compiler_error("tideline: {} {}: on_definition_change = {} is invalid; accepted: fail (the default: a changed definition is refused) or ignore (the rows built so far stay and the new definition applies from this run on)".format(
-            kind, model_name, tideline.shown(policy))) }}
-    {%- endif -%}
-    {{- return(policy) -}}
+    {{- return(tideline.choice_setting(kind, model_name, 'on_definition_change', [
+        ['fail', 'a changed definition is refused'],
+        ['ignore', 'the rows built so far stay and the new definition applies from this run on']])) -}}
 {% endmacro %}
 
 {#- A run under a changed definition: refused before anything is written (policy 'fail'),

@@ -39,6 +39,7 @@
     {%- do tideline.check_definition('derivation', settings.name, state.definition, settings.definition,
                                      settings.on_definition_change, rebuild, additions=['transform ']) -%}
     {%- set frontier = tideline.commit_frontier(settings.transforms, state) -%}
+    {%- do tideline.refuse_unplaced_rows('derivation', settings, settings.transforms, frontier) -%}
     {%- set documents = frontier.documents.values() | sum -%}
     {#- the SQL handed to the transforms, planned against the sources before the first write of a
         run that writes (a run with documents, a first build, a rebuild) -#}
@@ -63,6 +64,7 @@
         {%- do tideline.checkpoint(settings.name, 'written') -%}
     {%- endif -%}
     {%- set null_keys = tideline.count_null_keys(settings, data, plan) if documents > 0 else 0 -%}
+    {%- do tideline.refuse_null_keys(settings, data, plan, null_keys) -%}
     {%- if documents > 0 or rebuild -%}
         {#- a rebuild's commit replaces the model's state (in a new table, from generation 0; beside
             the old table, under the pending key until the swap) -#}
