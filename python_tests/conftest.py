@@ -62,7 +62,7 @@ FORMAT_IN_ID = re.compile(r"[\[-](parquet|delta|iceberg)[\]-]")
 # (by number of tests, `--no-loadscope-reorder` turns it off) put units of few long tests,
 # such as a format's kill test or the Delta pipeline, last. A unit not listed counts as 120 s.
 UNIT_SECONDS = {
-    "test_derivation.py[parquet]": 770, "test_continual_task.py[parquet]": 780, "test_bad_inputs.py[parquet]": 350,
+    "test_derivation.py[parquet]": 1000, "test_continual_task.py[parquet]": 850, "test_bad_inputs.py[parquet]": 350,
     "test_continual_task.py[delta]": 620, "test_environment.py": 560, "test_mutability.py[parquet]": 410,
     "test_time_based_pipeline.py[delta]": 290, "test_derivation.py[delta]": 260, "test_source_events.py[parquet]": 260,
     "test_continual_task.py[iceberg]": 260, "test_crash_safety.py[parquet]": 180, "test_kill.py[delta]": 285,
