@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from harness import fast_property
 from pure_macros import PureMacros
+from spark_type_strategies import nested_types, simple_types
 
 pytestmark = pytest.mark.fast
 
@@ -23,24 +24,8 @@ PRIMITIVES = ["boolean", "tinyint", "byte", "smallint", "short", "int", "integer
               "double", "string", "binary", "date", "timestamp", "timestamp_ltz", "timestamp_ntz"]
 FIELD = st.from_regex(r"[a-z_][a-z0-9_]{0,6}", fullmatch=True)
 
-simple = st.one_of(
-    st.sampled_from(PRIMITIVES),
-    st.builds(lambda p, s: f"decimal({p},{min(s, p)})", st.integers(1, 38), st.integers(0, 38)),
-    st.sampled_from(["decimal", "dec(5)", "numeric(10,2)"]),
-    st.builds(lambda kind, n: f"{kind}({n})", st.sampled_from(["char", "varchar"]), st.integers(1, 255)),
-)
-
-
-def _nested(inner):
-    return st.one_of(
-        st.builds(lambda t: f"array<{t}>", inner),
-        st.builds(lambda k, v: f"map<{k},{v}>", simple, inner),
-        st.builds(lambda fields: "struct<{}>".format(",".join(f"{name}:{t}" for name, t in fields)),
-                  st.lists(st.tuples(FIELD, inner), min_size=1, max_size=3, unique_by=lambda f: f[0])),
-    )
-
-
-types = st.recursive(simple, _nested, max_leaves=6)
+simple = simple_types(PRIMITIVES, char_max=255, spellings=("decimal", "dec(5)", "numeric(10,2)"))
+types = nested_types(simple, FIELD, max_leaves=6, unique_fields=True)
 
 
 def styled(text: str, upper: bool, spaced: bool) -> str:
