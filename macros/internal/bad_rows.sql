@@ -7,8 +7,8 @@
     refused. -#}
 {% macro on_bad_rows_setting(kind, model_name) %}
     {{- return(tideline.choice_setting(kind, model_name, 'on_bad_rows', [
-        ['warn', 'bad rows are counted in the run line and the state, and the run goes on'],
-        ['fail', 'a run that finds a bad row is refused, naming it']])) -}}
+        {'value': 'warn', 'means': 'bad rows are counted in the run line and the state, and the run goes on'},
+        {'value': 'fail', 'means': 'a run that finds a bad row is refused, naming it'}])) -}}
 {% endmacro %}
 
 {#- Under on_bad_rows='fail', a run whose sources hold rows without a commit time (the frontier

@@ -30,8 +30,8 @@
     from this run on, and the run row records it); anything else is refused. -#}
 {% macro on_definition_change_setting(kind, model_name) %}
     {{- return(tideline.choice_setting(kind, model_name, 'on_definition_change', [
-        ['fail', 'a changed definition is refused'],
-        ['ignore', 'the rows built so far stay and the new definition applies from this run on']])) -}}
+        {'value': 'fail', 'means': 'a changed definition is refused'},
+        {'value': 'ignore', 'means': 'the rows built so far stay and the new definition applies from this run on'}])) -}}
 {% endmacro %}
 
 {#- A run under a changed definition: refused before anything is written (policy 'fail'),
