@@ -32,6 +32,17 @@ RUN_LOCK = "tl_run_lock"              # every run takes it and gives it back
 PARSING_COMMANDS = {"run", "build", "test", "compile", "seed", "snapshot", "parse", "run-operation", "show", "list", "ls"}
 
 
+# The suite's speed settings (conftest.py sets them: code generation off, JIT thresholds, no
+# adaptive execution, one shuffle partition). They change no result; the subprocesses a test
+# starts (dbt by path, the demo, the kill tests) get them with the rest of their environment.
+SPEED_SETTINGS = ("TIDELINE_CODEGEN", "TIDELINE_JVM_OPTIONS", "TIDELINE_ADAPTIVE", "TIDELINE_SHUFFLE_PARTITIONS")
+
+
+def speed_env() -> dict[str, str]:
+    """The suite's speed settings that this process has, for a subprocess's environment."""
+    return {name: os.environ[name] for name in SPEED_SETTINGS if os.environ.get(name)}
+
+
 def unfit_accepted(declared: str, where: str) -> str:
     """What a refusal of a column whose type its declared column does not take without a cast
     says is accepted (macros/internal/column_fit.sql), for a column declared `declared`, to be
@@ -579,11 +590,11 @@ ORDINALS = {2: "second", 3: "third", 4: "fourth"}
 
 def crash_stride() -> int:
     """Which of a scenario's storage-changing statements a crash test dies after: each one in
-    the extended tier (TIDELINE_EXTENDED=1), every third of each node in `make test` (its first
+    the extended tier (TIDELINE_EXTENDED=1), every fifth of each node in `make test` (its first
     included: every node still dies once), or TIDELINE_CRASH_STRIDE's choice. docs/tests.md, "Tiers"."""
     if os.environ.get("TIDELINE_CRASH_STRIDE"):
         return max(1, int(os.environ["TIDELINE_CRASH_STRIDE"]))
-    return 1 if os.environ.get("TIDELINE_EXTENDED") == "1" else 3
+    return 1 if os.environ.get("TIDELINE_EXTENDED") == "1" else 5
 
 
 class CrashPoints:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from harness import speed_env
 from tideline_tools.profile import PROJECT_DIR, target_config
 
 pytestmark = pytest.mark.local_only
@@ -46,7 +47,12 @@ def test_a_new_now_in_the_environment_parses_nothing_again(project):
     assert parsing == ["Partial parsing enabled: 0 files deleted, 0 files added, 0 files changed."], parsing
 
 
-def test_profile_targets():
+def test_profile_targets(monkeypatch, tmp_path):
+    # the local target needs a data folder and the jars' paths; a test process sets them when its
+    # first Spark starts, which may come after this test
+    from tideline_tools.localenv import jars_setting
+    monkeypatch.setenv("TIDELINE_DATA_DIR", os.environ.get("TIDELINE_DATA_DIR") or str(tmp_path))
+    monkeypatch.setenv("TIDELINE_JARS", os.environ.get("TIDELINE_JARS") or jars_setting())
     local = target_config("local")
     assert local["method"] == "session" and local["threads"] == 1
     cluster = target_config("cluster")
@@ -83,13 +89,11 @@ def test_plain_dbt_on_a_locked_metastore_gets_one_line(project):
 
 def clean_env(**extra: str) -> dict[str, str]:
     """What a scheduler gives a command: a PATH (with Java), a HOME, and nothing of tideline's
-    but the suite's speed setting (Spark's code generation off: conftest.py; it changes no
-    result)."""
+    but the suite's speed settings (harness.SPEED_SETTINGS; they change no result)."""
     env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"), "LANG": "C.UTF-8"}
-    for name in ("JAVA_HOME", "TIDELINE_CODEGEN", "TIDELINE_JVM_OPTIONS"):
-        if os.environ.get(name):
-            env[name] = os.environ[name]
-    return {**env, **extra}
+    if os.environ.get("JAVA_HOME"):
+        env["JAVA_HOME"] = os.environ["JAVA_HOME"]
+    return {**env, **speed_env(), **extra}
 
 
 def test_dbt_called_by_path_from_another_folder_needs_no_activation(tmp_path):

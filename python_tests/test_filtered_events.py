@@ -51,7 +51,6 @@ def manifest(project) -> list[tuple]:
         {project.fresh('tl_incremental_manifest')} where model = 'tl_filtered_events' order by upper_limit""")
 
 
-@pytest.mark.both_targets
 def test_runs_with_gaps_late_and_duplicate_loads_match_the_reference(project):
     # Day 1: hourly loads up to noon of the 2nd; first run with a 1-day backfill limit.
     project.load(WORLD, until=dt.datetime(2025, 6, 2, 12), cadence_seconds=3600)

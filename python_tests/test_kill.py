@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import assert_rows_equal
+from harness import assert_rows_equal, speed_env
 from tideline_tools.profile import PROJECT_DIR
 
 # Delta and Iceberg: what a kill leaves inside a statement is theirs (a log entry, a metadata
@@ -74,10 +74,10 @@ def command_env(tmp_path: Path, file_format: str) -> dict[str, str]:
     env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"), "LANG": "C.UTF-8",
            "TIDELINE_DATA_DIR": str(tmp_path / "data"), "TIDELINE_SCHEMA": "kill", "TIDELINE_FILE_FORMAT": file_format,
            "PYTHONUNBUFFERED": "1"}   # each line of dbt's output as it is written: the kill is inside the statement
-    for name in ("JAVA_HOME", "TIDELINE_CODEGEN", "TIDELINE_JVM_OPTIONS", "DBT_WRITE_JSON", "DBT_LOG_LEVEL_FILE"):
+    for name in ("JAVA_HOME", "DBT_WRITE_JSON", "DBT_LOG_LEVEL_FILE"):
         if os.environ.get(name):
             env[name] = os.environ[name]
-    return env
+    return {**env, **speed_env()}
 
 
 def steps(env: dict[str, str], tmp_path: Path, *plan: list[str], kill_at: re.Pattern | None = None) -> tuple[list[dict], str]:

@@ -97,7 +97,6 @@ def test_a_version_table_in_another_format_is_refused_until_a_full_refresh_conve
     assert properties(project, model)["tideline.previous_format"] == "parquet"
 
 
-@pytest.mark.both_targets
 @pytest.mark.formats("parquet", "delta", "iceberg")
 @pytest.mark.extended_on_other_formats
 def test_full_mutation_rebuilds_only_after_a_tick(project, deps):

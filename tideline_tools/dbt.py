@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,7 +62,20 @@ def run_dbt(
     messages: list[str] = []
     tideline_lines: list[str] = []
 
+    statement_log = os.environ.get("TIDELINE_STATEMENT_LOG")
+    last = [time.perf_counter(), None]
+
     def collect(event) -> None:
+        if statement_log and event.info.name in ("SQLQuery", "NodeFinished"):
+            # the time since the previous statement began: this statement's predecessor,
+            # its execute and its fetch (PySpark plans lazily), with its node and first words
+            now = time.perf_counter()
+            if last[1] is not None:
+                with open(statement_log, "a") as out:
+                    out.write(json.dumps({"seconds": round(now - last[0], 3), **last[1]}) + "\n")
+            last[:] = [now, None if event.info.name == "NodeFinished" else {
+                "node": getattr(event.data, "node_info", None) and event.data.node_info.node_name,
+                "sql": re.sub(r"^\s*/\*.*?\*/\s*", "", event.data.sql, flags=re.S)}]
         if event.info.level in ("error", "warn"):
             messages.append(event.info.msg)
         elif event.info.msg.startswith("tideline "):
