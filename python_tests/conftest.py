@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import Project
+from harness import Project, extended_tier
 from tideline_tools.profile import PROJECT_DIR
 
 TARGET = os.environ.get("TIDELINE_TARGET", "local")
@@ -115,7 +115,7 @@ def in_extended_tier(item) -> bool:
 
 def pytest_collection_modifyitems(config, items):
     shallow = [item for item in items if "deep_only" in item.keywords and not is_deep(item)]
-    extended = os.environ.get("TIDELINE_EXTENDED") == "1"
+    extended = extended_tier()
     if extended:   # the variants make test leaves out, and every crash test at each statement (crash_stride)
         left = shallow + [item for item in items if not (in_extended_tier(item) or "crash_report" in item.fixturenames)]
     else:

@@ -38,6 +38,11 @@ PARSING_COMMANDS = {"run", "build", "test", "compile", "seed", "snapshot", "pars
 SPEED_SETTINGS = ("TIDELINE_CODEGEN", "TIDELINE_JVM_OPTIONS", "TIDELINE_ADAPTIVE", "TIDELINE_SHUFFLE_PARTITIONS")
 
 
+def extended_tier() -> bool:
+    """Whether this is `make test-extended` (TIDELINE_EXTENDED=1): docs/tests.md, "Tiers"."""
+    return os.environ.get("TIDELINE_EXTENDED") == "1"
+
+
 def speed_env() -> dict[str, str]:
     """The suite's speed settings that this process has, for a subprocess's environment."""
     return {name: os.environ[name] for name in SPEED_SETTINGS if os.environ.get(name)}
@@ -594,7 +599,7 @@ def crash_stride() -> int:
     included: every node still dies once), or TIDELINE_CRASH_STRIDE's choice. docs/tests.md, "Tiers"."""
     if os.environ.get("TIDELINE_CRASH_STRIDE"):
         return max(1, int(os.environ["TIDELINE_CRASH_STRIDE"]))
-    return 1 if os.environ.get("TIDELINE_EXTENDED") == "1" else 5
+    return 1 if extended_tier() else 5
 
 
 class CrashPoints:

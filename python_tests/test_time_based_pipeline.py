@@ -15,6 +15,7 @@ import os
 
 import pytest
 
+from harness import extended_tier
 from pipeline_scenario import GAP, SELECT, SETTINGS, WORLD, run_and_compare
 from reference import Pipeline, Settings, source_rows
 from tideline_tools.generator import EventWorld
@@ -26,8 +27,7 @@ pytestmark = pytest.mark.formats("parquet", "delta", "iceberg")
 # through the day: 6, 21, 12, 3, ...). Every 60 hours (7 runs and the repair run) on the formats
 # that run the short schedule and on the cluster, which keeps the scenario at about 4 minutes
 # through the Thrift server. docs/tests.md, "Tiers".
-EXTENDED = os.environ.get("TIDELINE_EXTENDED") == "1"
-RUN_EVERY = {True: dt.timedelta(hours=26 if EXTENDED else 39), False: dt.timedelta(hours=60)}
+RUN_EVERY = {True: dt.timedelta(hours=26 if extended_tier() else 39), False: dt.timedelta(hours=60)}
 ON_CLUSTER = os.environ.get("TIDELINE_TARGET") == "cluster"
 
 
