@@ -69,8 +69,8 @@ test-local: setup
 	$(BIN)/python -m pytest python_tests -n 2 --dist loadscope --no-loadscope-reorder
 
 # The extended tier: what `make test` leaves out to stay within CI's time (the crash tests at
-# every statement, the state migrations, and variants on parquet and Iceberg whose Delta
-# variants run in `make test`): docs/tests.md, "Tiers". About 45 minutes.
+# every statement, the property tests with all their cases, the variants on the formats a test's
+# make_test_formats marker leaves out, the tests marked extended): docs/tests.md, "Tiers".
 test-extended: setup
 	TIDELINE_EXTENDED=1 $(BIN)/python -m pytest python_tests -n 2 --dist loadscope --no-loadscope-reorder
 

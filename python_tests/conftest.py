@@ -107,17 +107,23 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 def in_extended_tier(item) -> bool:
-    """A variant that `make test` leaves to `make test-extended`: a test marked `extended`, or
-    marked `extended_on_other_formats` on a format other than DEEP_FORMAT (docs/tests.md, "Tiers")."""
+    """A variant that `make test` leaves to `make test-extended`: a test marked `extended`, or a
+    multi-format test's variant on a format its `make_test_formats` marker leaves out
+    (docs/tests.md, "Tiers")."""
+    if "extended" in item.keywords:
+        return True
+    kept = item.get_closest_marker("make_test_formats")
     file_format = getattr(item, "callspec", None) and item.callspec.params.get("file_format")
-    return "extended" in item.keywords or ("extended_on_other_formats" in item.keywords and file_format not in (None, DEEP_FORMAT))
+    return kept is not None and file_format is not None and file_format not in kept.args
 
 
 def pytest_collection_modifyitems(config, items):
     shallow = [item for item in items if "deep_only" in item.keywords and not is_deep(item)]
     extended = extended_tier()
-    if extended:   # the variants make test leaves out, and every crash test at each statement (crash_stride)
-        left = shallow + [item for item in items if not (in_extended_tier(item) or "crash_report" in item.fixturenames)]
+    if extended:   # the variants make test leaves out, every crash test at each statement (crash_stride)
+        # and every property test with all its cases (harness.drawn_examples)
+        left = shallow + [item for item in items if not (in_extended_tier(item) or "crash_report" in item.fixturenames
+                                                         or getattr(item.obj, "is_hypothesis_test", False))]
     else:
         left = shallow + [item for item in items if in_extended_tier(item)]
     if left:

@@ -420,15 +420,25 @@ def pause_at(checkpoints: dict[str, Any], trace: list[str] | None = None):
     return on_event, results
 
 
+def drawn_examples(examples: int, variable: str) -> int:
+    """How many cases a property test draws: `examples` in the extended tier, half of them (at
+    least one) in `make test`, or the number the environment variable `variable` gives
+    (docs/tests.md, "Tiers")."""
+    if os.environ.get(variable):
+        return int(os.environ[variable])
+    return examples if extended_tier() else max(1, examples // 2)
+
+
 def fast_property(cases, edge_cases: Iterable, examples: int = 100):
-    """The fast tier's property test over `case`: the explicit edge cases first, then `examples`
-    cases drawn from the strategy `cases`, derandomized (the same cases on every run).
-    TIDELINE_FAST_EXAMPLES=N draws N instead: fewer for a quick look while developing, more
-    (200 to 1,000) for a deeper run by hand; the suite draws 100 (50 for the channel's runs, an
-    example there is several runs of the channel: docs/tests.md)."""
+    """The fast tier's property test over `case`: the explicit edge cases first, then cases
+    drawn from the strategy `cases` (drawn_examples: `examples` in the extended tier, half in
+    `make test`), derandomized (the same cases on every run). TIDELINE_FAST_EXAMPLES=N draws N
+    instead: fewer for a quick look while developing, more (200 to 1,000) for a deeper run by
+    hand; the extended tier draws 100 (30 for the channel's runs, an example there is several
+    runs of the channel: docs/tests.md)."""
     from hypothesis import HealthCheck, Phase, example, given, settings
 
-    examples = int(os.environ.get("TIDELINE_FAST_EXAMPLES", examples))
+    examples = drawn_examples(examples, "TIDELINE_FAST_EXAMPLES")
 
     def decorate(test):
         test = given(case=cases)(test)
@@ -441,13 +451,13 @@ def fast_property(cases, edge_cases: Iterable, examples: int = 100):
 
 def end_to_end_property(examples: int):
     """The settings of an end-to-end property test (each example is several dbt runs): its
-    explicit @example cases first, then `examples` drawn cases, derandomized (the same cases on
-    every run), no deadline. Each test draws what the suite's time allows (an example costs
-    11 to 63 s: docs/tests.md); the fast tier (marker `fast`) draws 100 of each rule (30 of a channel's runs).
-    TIDELINE_E2E_EXAMPLES=N draws N instead (for example 10, for a deeper run by hand)."""
+    explicit @example cases first, then drawn cases (drawn_examples: `examples` in the extended
+    tier, half of them, at least one, in `make test`), derandomized (the same cases on every
+    run), no deadline. Each test draws what the suite's time allows (an example costs 11 to 63 s:
+    docs/tests.md). TIDELINE_E2E_EXAMPLES=N draws N instead (for example 10, for a deeper run by hand)."""
     from hypothesis import HealthCheck, Phase, settings
 
-    return settings(max_examples=int(os.environ.get("TIDELINE_E2E_EXAMPLES", examples)), deadline=None, derandomize=True,
+    return settings(max_examples=drawn_examples(examples, "TIDELINE_E2E_EXAMPLES"), deadline=None, derandomize=True,
                     phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
 
 
@@ -595,11 +605,11 @@ ORDINALS = {2: "second", 3: "third", 4: "fourth"}
 
 def crash_stride() -> int:
     """Which of a scenario's storage-changing statements a crash test dies after: each one in
-    the extended tier (TIDELINE_EXTENDED=1), every fifth of each node in `make test` (its first
+    the extended tier (TIDELINE_EXTENDED=1), every eighth of each node in `make test` (its first
     included: every node still dies once), or TIDELINE_CRASH_STRIDE's choice. docs/tests.md, "Tiers"."""
     if os.environ.get("TIDELINE_CRASH_STRIDE"):
         return max(1, int(os.environ["TIDELINE_CRASH_STRIDE"]))
-    return 1 if extended_tier() else 5
+    return 1 if extended_tier() else 8
 
 
 class CrashPoints:

@@ -147,7 +147,7 @@ def test_the_seeds_scenario_epochs_moves_refusals_and_downstream(channel_project
 # ---- a crash after any statement of a first run and of a run that changes and moves ---------
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
-@pytest.mark.extended_on_other_formats
+@pytest.mark.make_test_formats("delta")
 def test_a_crash_after_any_statement_then_a_rerun_equals_an_uninterrupted_run(runner, channel_project, file_format, crash_report):
     """A first run (real-time items, history from both writers), then a run that changes items
     and moves mutable_time; each repeated until it finishes, each attempt dying after the first

@@ -70,6 +70,7 @@ LOADS = [
 
 @pytest.mark.both_targets
 @pytest.mark.formats("parquet", "delta", "iceberg")
+@pytest.mark.make_test_formats("delta")
 def test_upsert_and_running_totals_over_several_runs_equal_the_reference_and_a_replay(project, deps):
     project.write_source("append_only", APPEND_ONLY, [], replace=True)
     tasks = {"upsert": Task(upsert), "running_totals": Task(running_totals)}
@@ -161,7 +162,7 @@ def test_without_snapshot_the_output_starts_empty_and_takes_later_commits_only(p
 
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
-@pytest.mark.extended_on_other_formats
+@pytest.mark.make_test_formats("delta")
 def test_a_crash_after_any_statement_then_a_rerun_equals_an_uninterrupted_run(project, deps, crash_report):
     """A full refresh (the snapshot), a run of two steps, an empty run, a run of three steps;
     every second step compacts (compact_every 2). Each run is repeated until it finishes, each attempt
@@ -191,6 +192,7 @@ def task_state(project, model: str) -> list[tuple]:
 
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
+@pytest.mark.make_test_formats("delta")   # derivations: parquet and Iceberg
 def test_a_full_refresh_is_atomic_it_dies_before_its_commit_changing_nothing(project, deps):
     """Two runs, then a --full-refresh (a replay of several steps) killed after its first
     step's insert: readers see exactly the output of the second run and the state is as it
@@ -223,7 +225,7 @@ def test_a_full_refresh_is_atomic_it_dies_before_its_commit_changing_nothing(pro
 
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
-@pytest.mark.extended_on_other_formats
+@pytest.mark.extended   # the derivation's runs in make test (one swap_data_table for both)
 def test_a_full_refresh_that_changes_the_columns_swaps_tables_atomically(project, deps, tmp_path):
     """The upsert's column val changed from int to bigint between two runs: its --full-refresh
     builds a new data table beside the old one and swaps the view onto it. Killed after its
@@ -266,6 +268,7 @@ def test_a_full_refresh_that_changes_the_columns_swaps_tables_atomically(project
     assert len(replayed) == 1, f"the replay's steps are not the state ({replayed})"
 
 
+@pytest.mark.extended   # make test: a derivation's full refresh that changes the columns (one swap_data_table for both)
 def test_a_changed_file_format_is_refused_then_a_full_refresh_converts_it_atomically(project, deps):
     """The upsert built in parquet, then its file_format changed to Iceberg (its own catalog),
     then to Delta: an incremental run in the new format is refused by name and changes

@@ -42,7 +42,7 @@ def windows(project) -> list[tuple]:
         where model = 'tl_filtered_events' order by upper_limit""")
 
 
-@pytest.mark.extended_on_other_formats
+@pytest.mark.make_test_formats("delta")
 def test_a_crash_after_any_statement_then_a_rerun_gives_the_uninterrupted_result(project, crash_report):
     project.reset_models()
     points = CrashPoints(project)

@@ -327,7 +327,7 @@ def test_idle_sensors_with_a_read_delay(project, deps):
 # ---- crash safety -----------------------------------------------------------------------------
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
-@pytest.mark.extended_on_other_formats
+@pytest.mark.make_test_formats("delta")
 def test_a_crash_after_any_statement_then_a_rerun_equals_an_uninterrupted_run(project, deps, crash_report):
     """A full refresh, a run, then a run that compacts (compact_every 2): each repeated until it
     finishes, each attempt dying after the first statement that changes storage no earlier
@@ -361,6 +361,7 @@ def model_state(project, model: str) -> list[tuple]:
 
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
+@pytest.mark.make_test_formats("parquet", "iceberg")   # continual tasks: Delta
 def test_a_full_refresh_is_atomic_it_dies_before_its_commit_changing_nothing(project, deps):
     """Two runs, then a --full-refresh over more transfers, killed after its insert: readers see
     exactly the rows of the second run (with their commit times) and the state is as it was, so
@@ -395,7 +396,7 @@ def test_a_full_refresh_is_atomic_it_dies_before_its_commit_changing_nothing(pro
 
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
-@pytest.mark.extended_on_other_formats
+@pytest.mark.make_test_formats("delta")
 def test_a_full_refresh_that_changes_the_columns_swaps_tables_atomically(project, deps, tmp_path):
     """The balances' balance changed from double to decimal(20,2) between two runs: the
     --full-refresh builds a new data table beside the old one and swaps the view onto it.
@@ -435,6 +436,7 @@ def test_a_full_refresh_that_changes_the_columns_swaps_tables_atomically(project
     assert project.rows(f"select count(*) from {project.fresh('tl_state')} where model = 'balances__tl_rebuild'") == [(0,)]
 
 
+@pytest.mark.extended   # make test: the full refresh that changes the columns (one swap_data_table for both capabilities)
 def test_a_changed_file_format_is_refused_then_a_full_refresh_converts_it_atomically(project, deps):
     """The balances built in parquet, then its file_format changed: parquet to Delta (same
     catalog), Delta to Iceberg (its own catalog) and back to Delta. An incremental run in the
@@ -887,6 +889,7 @@ def effective_definition(parts: dict) -> tuple:
     return parts["config"], tuple(sorted(transforms.items()))
 
 
+@pytest.mark.extended   # make test: the named edits of test_a_changed_definition_is_refused_by_name_...
 @end_to_end_property(examples=2)
 @example(steps=[["edit_comment_only"], ["edit_reduce", "edit_update"], []])
 @given(steps=st.lists(st.lists(st.sampled_from(WALK_EDITS), max_size=2, unique=True), min_size=1, max_size=3))

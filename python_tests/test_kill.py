@@ -29,7 +29,7 @@ from tideline_tools.profile import PROJECT_DIR
 
 # Delta and Iceberg: what a kill leaves inside a statement is theirs (a log entry, a metadata
 # file); parquet's commit model is the one test_crash_safety injects failures into at every step.
-pytestmark = [pytest.mark.local_only, pytest.mark.formats("delta", "iceberg")]
+pytestmark = [pytest.mark.local_only, pytest.mark.formats("delta", "iceberg"), pytest.mark.make_test_formats("delta")]
 
 SELECT = ["--select", "tl_filtered_events", "daily_user_activity"]
 VARS = {"tideline__events_schema": "kill_source", "tideline__start_date": "2025-01-01",

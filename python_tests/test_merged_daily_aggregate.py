@@ -40,6 +40,7 @@ def assert_as_the_reference(project, reference: Pipeline, label: str) -> None:
                       label=f"{label}: date state against the recompute path's")
 
 
+@pytest.mark.make_test_formats("delta")
 def test_every_run_merges_to_the_reference_and_a_rebuild_gives_the_same(project, runner, deep):
     project.reset()
     reference = Pipeline(SETTINGS)
@@ -107,7 +108,7 @@ def test_a_part_of_a_run_that_died_is_dropped_when_the_rerun_settles(project):
     assert_settled_read(project)
 
 
-@pytest.mark.extended_on_other_formats
+@pytest.mark.make_test_formats("delta")
 def test_a_crash_after_any_statement_then_a_rerun_gives_the_uninterrupted_result(project, crash_report):
     """Every storage-changing statement of its runs (first build, appends, compactions, a
     --full-refresh into the other slot and its swap) is a crash point (harness.CrashPoints);

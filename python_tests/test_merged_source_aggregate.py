@@ -81,6 +81,7 @@ def folder(tmp_path_factory) -> Path:
     return root
 
 
+@pytest.mark.extended   # make test: the crash scenario below, against the same reference after every run
 def test_every_run_merges_what_a_recompute_gives_and_a_rebuild_gives_the_same(project, folder):
     project.reset()
     project.dbt("deps", project_dir=folder)

@@ -98,7 +98,7 @@ def test_a_version_table_in_another_format_is_refused_until_a_full_refresh_conve
 
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
-@pytest.mark.extended_on_other_formats
+@pytest.mark.make_test_formats("delta")
 def test_full_mutation_rebuilds_only_after_a_tick(project, deps):
     project.write_source("accounts", "account_id int, balance int", [(1, 100), (2, 200)], replace=True)
     run(project, "accounts_full_mutation", "2025-01-01 12:00")            # first build
@@ -258,7 +258,7 @@ READINGS = "reading_id int, sensor string, reading_value double"
 
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
-@pytest.mark.extended_on_other_formats
+@pytest.mark.make_test_formats("delta")
 def test_a_crash_after_any_statement_then_a_rerun_equals_an_uninterrupted_run(project, deps, crash_report):
     """Every kind at once: a prime (--full-refresh), a run at a tick of every cron (a rebuild,
     an append, a ds append that re-reads nothing below its bound, an immutable that stays), then
@@ -315,37 +315,48 @@ def test_a_crash_after_any_statement_then_a_rerun_equals_an_uninterrupted_run(pr
     crash_report(points.report(f"mutability, every kind ({project.file_format})"))
 
 
-@pytest.mark.parametrize("model, settings, message", [
-    ("bad_type", {}, 'tideline: model bad_type: mutability type "sometimes_mutable" is unknown; accepted: immutable, '
-                     'full_mutation, append_only, ds_append_only'),
-    ("bad_config_name", {}, "tideline: model bad_config_name: config update_crn is not a config of materialized='append_only' "
-                            "(did you mean update_cron?); its configs: along, compact_every, file_format, max, max_along_values, "
-                            "min, mutability, settle, update_cron"),
-    ("bad_type_params", {}, "tideline: model bad_type_params: config mutability.type_params.alng = reading_id is invalid; "
-                            "accepted: a key of mutability.type_params: along, max, max_along_values, min, settle, update_cron "
-                            "(did you mean along?)"),
-    ("readings_append_only", {"mutability__along": ""}, "tideline: model readings_append_only: append_only needs `along`, the column new rows are found by; "
-                                              "got \"\"; accepted: a column name of the model's query, e.g. along='ds'"),
-    ("readings_append_only", {"mutability__along": "sensor_id"},
-     'tideline: model readings_append_only: along "sensor_id" is not a column of its query; it returns reading_id, sensor, reading_value'),
-    ("readings_append_only", {"mutability__min": 2000000000},
-     'tideline: model readings_append_only: min "2000000000" is after max "1000000000"; accepted: min <= max'),
-    ("readings_append_only", {"mutability__max_along_values": 0},
-     "tideline: model readings_append_only: max_along_values 0 is invalid; accepted: an integer >= 1 (how many values of "
-     "along one run may write; each is a partition)"),
-    ("readings_append_only", {"mutability__max_along_values": 1},
-     'tideline: model readings_append_only: this run would write 2 values of along "reading_id", more than '
-     'max_along_values 1; each value is a partition. Use a date-like along (ds), narrow [min, max] for the prime, or '
-     'raise max_along_values. Nothing was written.'),
-    ("readings_append_only", {"mutability__cron": "0 25 * * *"},
-     "tideline: update_cron of model readings_append_only = \"0 25 * * *\" is not a valid cron expression: hour value '25' is not in 0-23; "
-     "accepted: five fields 'minute hour day-of-month month day-of-week' of *, N, A-B, lists and /steps, e.g. '0 13 * * *'"),
-])
-def test_bad_settings_are_refused_and_change_nothing(project, deps, model, settings, message):
+@pytest.fixture(scope="class")
+def readings_with_new_rows(project, deps):
+    """readings_append_only built from one reading, then two new source rows: the refused runs
+    must not read them into anything. Built once for the whole matrix: each case checks that its
+    refusal changed nothing, so every case starts from the same tables."""
     project.write_source("readings", "reading_id int, sensor string, reading_value double", [(1, "a", 1.0)], replace=True)
     run(project, "readings_append_only", "2025-04-01 00:00", "--full-refresh")
     before = rows(project, "readings_append_only", ["reading_id", "sensor", "reading_value"])
     project.write_source("readings", "reading_id int, sensor string, reading_value double", [(2, "b", 2.0), (3, "b", 3.0)])
-    # the new source rows are the snapshot's "before": the refused run must not read them into anything
-    project.refused(message, lambda: run(project, model, "2025-04-02 00:00", expect_success=False, **settings))
-    assert_rows_equal(rows(project, "readings_append_only", ["reading_id", "sensor", "reading_value"]), before)
+    return before
+
+
+class TestBadSettings:
+    """The mutability refusal matrix, over one build (fixture readings_with_new_rows)."""
+
+    @pytest.mark.parametrize("model, settings, message", [
+        ("bad_type", {}, 'tideline: model bad_type: mutability type "sometimes_mutable" is unknown; accepted: immutable, '
+                         'full_mutation, append_only, ds_append_only'),
+        ("bad_config_name", {}, "tideline: model bad_config_name: config update_crn is not a config of materialized='append_only' "
+                                "(did you mean update_cron?); its configs: along, compact_every, file_format, max, max_along_values, "
+                                "min, mutability, settle, update_cron"),
+        ("bad_type_params", {}, "tideline: model bad_type_params: config mutability.type_params.alng = reading_id is invalid; "
+                                "accepted: a key of mutability.type_params: along, max, max_along_values, min, settle, update_cron "
+                                "(did you mean along?)"),
+        ("readings_append_only", {"mutability__along": ""}, "tideline: model readings_append_only: append_only needs `along`, the column new rows are found by; "
+                                                  "got \"\"; accepted: a column name of the model's query, e.g. along='ds'"),
+        ("readings_append_only", {"mutability__along": "sensor_id"},
+         'tideline: model readings_append_only: along "sensor_id" is not a column of its query; it returns reading_id, sensor, reading_value'),
+        ("readings_append_only", {"mutability__min": 2000000000},
+         'tideline: model readings_append_only: min "2000000000" is after max "1000000000"; accepted: min <= max'),
+        ("readings_append_only", {"mutability__max_along_values": 0},
+         "tideline: model readings_append_only: max_along_values 0 is invalid; accepted: an integer >= 1 (how many values of "
+         "along one run may write; each is a partition)"),
+        ("readings_append_only", {"mutability__max_along_values": 1},
+         'tideline: model readings_append_only: this run would write 2 values of along "reading_id", more than '
+         'max_along_values 1; each value is a partition. Use a date-like along (ds), narrow [min, max] for the prime, or '
+         'raise max_along_values. Nothing was written.'),
+        ("readings_append_only", {"mutability__cron": "0 25 * * *"},
+         "tideline: update_cron of model readings_append_only = \"0 25 * * *\" is not a valid cron expression: hour value '25' is not in 0-23; "
+         "accepted: five fields 'minute hour day-of-month month day-of-week' of *, N, A-B, lists and /steps, e.g. '0 13 * * *'"),
+    ])
+    def test_bad_settings_are_refused_and_change_nothing(self, project, readings_with_new_rows, model, settings, message):
+        # the new source rows are the snapshot's "before": the refused run must not read them into anything
+        project.refused(message, lambda: run(project, model, "2025-04-02 00:00", expect_success=False, **settings))
+        assert_rows_equal(rows(project, "readings_append_only", ["reading_id", "sensor", "reading_value"]), readings_with_new_rows)

@@ -32,6 +32,7 @@ ON_CLUSTER = os.environ.get("TIDELINE_TARGET") == "cluster"
 
 
 @pytest.mark.both_targets
+@pytest.mark.make_test_formats("delta")
 def test_hourly_loads_over_ten_days_match_the_reference_after_every_run(project, deep):
     reference = Pipeline(SETTINGS)
     run_every = RUN_EVERY[deep and not ON_CLUSTER]
@@ -53,7 +54,7 @@ def test_hourly_loads_over_ten_days_match_the_reference_after_every_run(project,
     assert total == len(reference.filtered)
 
 
-@pytest.mark.extended_on_other_formats
+@pytest.mark.make_test_formats("delta")
 def test_a_first_run_before_any_load_builds_empty_tables_then_the_runs_match_the_reference(project):
     """The first hour of a new install: the scheduler runs before the loader delivered anything.
     Every model still gets its (empty) table or view, so the data tests find them; nothing is
