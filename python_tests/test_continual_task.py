@@ -192,7 +192,7 @@ def task_state(project, model: str) -> list[tuple]:
 
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
-@pytest.mark.make_test_formats("delta")   # derivations: parquet and Iceberg
+@pytest.mark.extended   # make test: a derivation's, on parquet and Iceberg (one swap_data_table for both)
 def test_a_full_refresh_is_atomic_it_dies_before_its_commit_changing_nothing(project, deps):
     """Two runs, then a --full-refresh (a replay of several steps) killed after its first
     step's insert: readers see exactly the output of the second run and the state is as it

@@ -361,7 +361,7 @@ def model_state(project, model: str) -> list[tuple]:
 
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
-@pytest.mark.make_test_formats("parquet", "iceberg")   # continual tasks: Delta
+@pytest.mark.make_test_formats("parquet", "iceberg")   # Delta (and continual tasks): the extended tier
 def test_a_full_refresh_is_atomic_it_dies_before_its_commit_changing_nothing(project, deps):
     """Two runs, then a --full-refresh over more transfers, killed after its insert: readers see
     exactly the rows of the second run (with their commit times) and the state is as it was, so
@@ -934,6 +934,7 @@ def test_random_definition_edits_between_runs_are_refused_or_equal_a_rebuild(pro
             path.unlink()
 
 
+@pytest.mark.extended   # make test: the continual task's changed definition (one definition record and check for both)
 def test_a_changed_definition_is_refused_by_name_until_a_full_refresh_or_on_definition_change_ignore(project, deps):
     """Each kind of edit of a derivation between runs (EDITS), on a copy of one model each: the
     next run refuses it, naming what changed, and writes nothing; a comment is no change, nor a

@@ -110,6 +110,7 @@ def test_dbt_called_by_path_from_another_folder_needs_no_activation(tmp_path):
     assert usage.returncode == 0 and usage.stdout.startswith("Usage: dbt run [OPTIONS]"), usage.stdout[:300]
 
 
+@pytest.mark.extended   # make test: the demo and kill tests start their processes one after another on one data folder
 def test_back_to_back_commands_wait_for_the_metastore_and_all_succeed(tmp_path):
     """A scheduler runs one command right after another: each takes the data folder's lock,
     waits for a holder still releasing it, and frees the metastore when it ends."""
@@ -174,6 +175,9 @@ def test_the_demo_then_the_next_load_show_recent_attributes(tmp_path):
     first = attributes.search(demo.stdout)
     assert first and int(first[2]) > 0 and int(first[3]) > 0, demo.stdout[-2000:]
     assert "next: make next-load" in demo.stdout
+    # dbt source freshness of the events: the last 24 hours of loads are held back, so it warns
+    assert re.search(r"source tideline\.events: last load \S+ \S+ UTC, 2\d\.\d hours ago: warn "
+                     r"\(warn after 3 hours, error after 2 days; dbt source freshness checks it\)", demo.stdout), demo.stdout[-2000:]
     after = subprocess.run([sys.executable, "-m", "tideline_tools.demo", "next-load", "--hours", "3"],
                            env=env, cwd=tmp_path, capture_output=True, text=True, timeout=900)
     assert after.returncode == 0, after.stdout[-3000:] + after.stderr[-3000:]

@@ -86,6 +86,24 @@ def _print_attributes(runner, result: DbtResult) -> None:
           f"{views} page views in the last 7 days, last seen {last_seen}")
 
 
+def _print_freshness() -> None:
+    """`dbt source freshness` of the events source (models/tideline/sources.yml): its last load,
+    how long ago, and dbt's verdict against the declared thresholds."""
+    result = run_dbt(["source", "freshness", "--select", "source:tideline.events"], vars=DBT_VARS, target="local",
+                     expect_success=False)
+    for r in getattr(result.result, "results", None) or []:
+        if r.node.resource_type != "source":   # the project's hooks run too
+            continue
+        freshness = r.node.freshness
+        limits = ", ".join(f"{name} after {rule.count} {rule.period}s" for name, rule in
+                           (("warn", freshness.warn_after), ("error", freshness.error_after)) if rule and rule.count)
+        if getattr(r, "max_loaded_at", None) is None:
+            print(f"\nsource {r.node.source_name}.{r.node.name}: {r.status}: {r.message}")
+            continue
+        print(f"\nsource {r.node.source_name}.{r.node.name}: last load {r.max_loaded_at:%Y-%m-%d %H:%M} UTC, "
+              f"{r.age / 3600:.1f} hours ago: {r.status} ({limits}; dbt source freshness checks it)")
+
+
 def demo(data_dir: Path, runner, days: int, events_per_day: int) -> int:
     started = time.monotonic()
     now = _now()
@@ -109,6 +127,7 @@ def demo(data_dir: Path, runner, days: int, events_per_day: int) -> int:
     tests = [r for r in result.result.results if r.node.resource_type == "test"]
     print(f"\n{len(tests)} data tests passed; demo took {time.monotonic() - started:.0f}s")
     _print_attributes(runner, result)
+    _print_freshness()
     print("\nnext: make next-load   (adds the next hour of events and runs dbt run; --hours N for more)")
     return 0
 

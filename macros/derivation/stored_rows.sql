@@ -24,7 +24,9 @@
 {% endmacro %}
 
 {#- The windows of a fold over each key's documents (`alias`.`keys`) in the order `order`: w up
-    to the current document, w_order for numbering, w_key the whole key. -#}
+    to the current document, w_order for numbering, w_key the whole key. All three share the
+    partition and the order, so Spark computes them in one window operator over one sort (a
+    w_key without the order was an operator and a sort of its own). -#}
 {% macro _key_windows(alias, keys, order) %}
     {%- set partition -%}
         partition by {% for k in keys %}{{ alias }}.{{ k }}{{ ', ' if not loop.last }}{% endfor %}
@@ -33,7 +35,7 @@
         window
             w as ({{ partition }} order by {{ order }} rows between unbounded preceding and current row),
             w_order as ({{ partition }} order by {{ order }}),
-            w_key as ({{ partition }})
+            w_key as ({{ partition }} order by {{ order }} rows between unbounded preceding and unbounded following)
     {% endset %}
     {{- return(sql) -}}
 {% endmacro %}

@@ -25,6 +25,8 @@
         'tideline__attributes_as_of': none,
         'tideline__state_file_format': env_var('TIDELINE_FILE_FORMAT', 'delta'),
         'tideline__iceberg_catalog': 'tideline_iceberg',
+        'tideline__freshness_warn_hours': 3,
+        'tideline__freshness_error_days': 2,
     }) -}}
 {% endmacro %}
 
@@ -61,5 +63,7 @@
     {%- do tideline.attributes_reference_date() -%}
     {%- do tideline.state_file_format() -%}
     {%- do tideline.var_identifier('tideline__iceberg_catalog', 'a Spark catalog name') -%}
+    {%- do tideline.var_int('tideline__freshness_warn_hours', 1) -%}
+    {%- do tideline.var_int('tideline__freshness_error_days', 1) -%}
     {#- renders to nothing, so dbt sends no statement for this hook -#}
 {% endmacro %}
