@@ -62,8 +62,8 @@ FORMAT_IN_ID = re.compile(r"[\[-](parquet|delta|iceberg)[\]-]")
 # (by number of tests, `--no-loadscope-reorder` turns it off) put units of few long tests,
 # such as a format's kill test or the Delta pipeline, last. A unit not listed counts as 120 s.
 UNIT_SECONDS = {
-    "test_derivation.py[parquet]": 1000, "test_continual_task.py[parquet]": 850, "test_bad_inputs.py[parquet]": 350,
-    "test_continual_task.py[delta]": 620, "test_environment.py": 560, "test_mutability.py[parquet]": 410,
+    "test_derivation.py[parquet]": 1000, "test_continual_task.py[parquet]": 900, "test_bad_inputs.py[parquet]": 350,
+    "test_continual_task.py[delta]": 400, "test_environment.py": 560, "test_mutability.py[parquet]": 410,
     "test_time_based_pipeline.py[delta]": 290, "test_derivation.py[delta]": 260, "test_source_events.py[parquet]": 260,
     "test_continual_task.py[iceberg]": 260, "test_crash_safety.py[parquet]": 180, "test_kill.py[delta]": 285,
     "test_mutability.py[delta]": 255, "test_crash_safety.py[delta]": 180, "test_derivation.py[iceberg]": 160,
@@ -158,10 +158,13 @@ def runner(tmp_path_factory):
 
 def is_deep(item) -> bool:
     """Whether a test runs its scenario at full length: it is not marked `formats`, or runs in
-    DEEP_FORMAT, or its formats leave DEEP_FORMAT out."""
+    its deep format (the first its `make_test_formats` marker names, else DEEP_FORMAT), or its
+    formats leave that format out."""
     marker = item.get_closest_marker("formats")
+    kept = item.get_closest_marker("make_test_formats")
+    deep_format = kept.args[0] if kept is not None else DEEP_FORMAT
     file_format = getattr(item, "callspec", None) and item.callspec.params.get("file_format")
-    return marker is None or DEEP_FORMAT not in marker.args or file_format == DEEP_FORMAT
+    return marker is None or deep_format not in marker.args or file_format == deep_format
 
 
 def pytest_generate_tests(metafunc):

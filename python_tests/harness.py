@@ -605,11 +605,11 @@ ORDINALS = {2: "second", 3: "third", 4: "fourth"}
 
 def crash_stride() -> int:
     """Which of a scenario's storage-changing statements a crash test dies after: each one in
-    the extended tier (TIDELINE_EXTENDED=1), every twelfth of each node in `make test` (its first
+    the extended tier (TIDELINE_EXTENDED=1), every 24th of each node in `make test` (its first
     included: every node still dies once), or TIDELINE_CRASH_STRIDE's choice. docs/tests.md, "Tiers"."""
     if os.environ.get("TIDELINE_CRASH_STRIDE"):
         return max(1, int(os.environ["TIDELINE_CRASH_STRIDE"]))
-    return 1 if extended_tier() else 12
+    return 1 if extended_tier() else 24
 
 
 class CrashPoints:

@@ -70,7 +70,7 @@ LOADS = [
 
 @pytest.mark.both_targets
 @pytest.mark.formats("parquet", "delta", "iceberg")
-@pytest.mark.make_test_formats("delta")
+@pytest.mark.make_test_formats("parquet")   # Delta: the cluster tier (conftest, DEEP_FORMAT) and the crash test
 def test_upsert_and_running_totals_over_several_runs_equal_the_reference_and_a_replay(project, deps):
     project.write_source("append_only", APPEND_ONLY, [], replace=True)
     tasks = {"upsert": Task(upsert), "running_totals": Task(running_totals)}

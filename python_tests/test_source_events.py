@@ -16,7 +16,7 @@ import re
 import pytest
 
 from harness import (FROM_SOURCE, OVER_FILTERED, SOURCE_COLUMNS, Project, assert_rows_equal,
-                     assert_same_as_over_filtered_events, data_rows, date_state)
+                     assert_same_as_over_filtered_events, data_rows, date_state, extended_tier)
 from reference import Pipeline, Settings, source_rows
 from tideline_tools.generator import EventWorld
 
@@ -54,12 +54,16 @@ def test_every_run_and_a_backfill_give_what_the_aggregate_over_filtered_events_g
     skipped = 0
     for now in RUN_TIMES:
         project.load(WORLD, until=now, cadence_seconds=3600)
-        # after a gap, as many runs as the window needs (backfill_limit_days 1)
+        # after a gap, as many runs as the window needs (backfill_limit_days 1): in `make test`
+        # until a run's window reaches `now`, in the extended tier 4 runs each time (the runs
+        # after that read nothing new and must change nothing)
         for _ in range(4):
             project.dbt("run", "--select", *SELECT, vars={**VARS, "tideline__now": str(now)})
             reference.run(source_rows(project), now)
             assert_as_the_reference(project, reference, f"run at {now}")
             assert_same_as_over_filtered_events(project, f"run at {now}")
+            if reference.windows[-1][1] == now and not extended_tier():
+                break
         skipped += sum(r["skipped_rows"] for r in date_state(project, FROM_SOURCE))
     assert skipped > 0, "the scenario should skip late rows"
     windows = project.rows(f"""select count(*), count(distinct upper_limit) from {project.fresh('tl_incremental_manifest')}

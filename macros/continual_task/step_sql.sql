@@ -26,8 +26,9 @@
 
 {#- One step's select: the statements in order, each over the output as the previous one left
     it (cur_<n>), then what the step changes: deletions of rows that were there before it, and
-    the rows it inserted that are still there; or, in a compacting step (plan.compact), the
-    whole output after the step, into the next generation. -#}
+    the rows it inserted that are still there (in a task without a delete statement, every row
+    it inserted); or, in a compacting step (plan.compact), the whole output after the step,
+    into the next generation. -#}
 {% macro task_step_sql(settings, data, step, step_run, plan) %}
     {%- set columns = settings.columns | map('first') | list -%}
     {%- set n = settings.statements | length -%}
@@ -74,6 +75,16 @@
     -- the rows keep the time of the step that inserted them: a reader by commit time sees no change
     select {% for c in columns %}a.{{ c }}, {% endfor %}a._tl_row, 'insert' as _tl_op, a._tl_batch, '{{ step_run }}' as _tl_run, '{{ plan.write_gen }}' as tl_gen
     from cur_{{ n }} as a
+    {%- elif settings.statements | selectattr('kind', 'equalto', 'delete') | list | length == 0 %}
+
+    -- inserts only: what the step changes is the rows its statements inserted, and the output as
+    -- it was is read once (by the statements that read it), not again to tell its rows apart
+    select {% for c in columns %}a.{{ c }}, {% endfor %}a._tl_row, 'insert' as _tl_op, {{ tideline.ts(step.time) }} as _tl_batch, '{{ step_run }}' as _tl_run, '{{ plan.write_gen }}' as tl_gen
+    from (
+        {%- for st in settings.statements %}
+        select * from ins_{{ loop.index }}{{ ' union all' if not loop.last }}
+        {%- endfor %}
+    ) as a
     {%- else %}
 
     select {% for c in columns %}b.{{ c }}, {% endfor %}b._tl_row, 'delete' as _tl_op, {{ tideline.ts(step.time) }} as _tl_batch, '{{ step_run }}' as _tl_run, '{{ plan.write_gen }}' as tl_gen
