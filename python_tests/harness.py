@@ -285,6 +285,16 @@ class Project:
             tables = sorted(set(before["tables"].items()) ^ set(after["tables"].items()), key=repr)
             raise AssertionError(f"{what} changed tables {tables} and files {changed[:10]}")
 
+    @staticmethod
+    def assert_reported_as(result: DbtResult, node: str, message: str) -> None:
+        """dbt reports `node`'s failure as `message` alone, under dbt's own header: tideline's
+        line, no Java stack, no py4j call, no plan (tideline_tools/spark_errors.py)."""
+        found = [str(r.message or "") for r in getattr(result.result, "results", None) or []
+                 if getattr(r, "node", None) is not None and r.node.name == node]
+        assert found, f"no result for {node}: {result.messages}"
+        assert found[0].strip().splitlines()[-1].strip() == message, found[0]
+        assert "\tat " not in found[0] and "An error occurred while calling" not in found[0], found[0]
+
     def refused_each(self, expected: dict[str, str], command, *schemas: str) -> DbtResult:
         """`command()` (one dbt call over many models, expect_success=False) refuses every model
         of `expected` ({model: message}): each one's node failed with its own message (whole,

@@ -344,6 +344,7 @@ def test_a_first_build_that_fails_leaves_nothing_behind(runner, channel_project)
         project.write_source("realtime", REALTIME, [{**item(t(29, 1), "r1", 3), "load_tstamp": t(29, 2)}])
         project.ensure_state(CHANNELS)
         failed = project.refused(f"tideline: channel {name}: column value is not a int: 30000000000", lambda: build(expect_success=False))
+        project.assert_reported_as(failed, name, f"tideline: channel {name}: column value is not a int: 30000000000")
         assert not [line for line in failed.tideline_lines if "first build failed" in line], failed.tideline_lines
         path.write_text(f"{{{{ config({GOOD}) }}}}\n{select.replace('VALUE', 'value * 10')}\n")
         build()

@@ -583,6 +583,7 @@ def test_a_first_build_that_fails_leaves_nothing_behind(project, deps):
         project.ensure_state(CONTINUAL)
         failed = project.refused(f"tideline: continual task {name}: inserted column val is not a int: 50000000000",
                                  lambda: run(project, name, at(10), expect_success=False))
+        project.assert_reported_as(failed, name, f"tideline: continual task {name}: inserted column val is not a int: 50000000000")
         data = f"{ICEBERG_CATALOG + '.' if project.file_format == 'iceberg' else ''}{project.schema}.{name}__tl_data"
         assert [line for line in failed.tideline_lines if "first build failed" in line] == [
             f"tideline {name}: its first build failed before its commit; dropped what it had created (view {project.schema}.{name}, "

@@ -205,8 +205,10 @@ def up() -> None:
     started: dict[str, dict] = {}
     for name, command in _commands().items():
         log = open(HOME / "logs" / f"{name}.out", "ab")
+        # Spark's own warnings and errors (profiles/spark-conf/log4j2.properties): a file beside its output
+        env = {**_env(), "TIDELINE_SPARK_LOG": str(HOME / "logs" / f"{name}-spark.log")}
         process = subprocess.Popen(
-            command, env=_env(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            command, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             start_new_session=True, cwd=HOME,
         )
         # The marker is a string only our own command line contains; `down` checks it.

@@ -50,6 +50,10 @@ def run_dbt(
     this command does not parse it again."""
     from dbt.cli.main import dbtRunner
 
+    from .spark_errors import install
+
+    install()   # a failing statement's error as `.venv/bin/dbt` prints it (spark_errors.py)
+
     if not sys.stdout.isatty():
         os.environ.setdefault("DBT_USE_COLORS", "false")   # no colour codes in logs and pipes
 

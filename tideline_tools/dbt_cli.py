@@ -9,7 +9,9 @@ folder. So this wrapper, before dbt starts:
   * on the local target, takes the data folder's lock (waiting up to TIDELINE_LOCK_WAIT
     seconds for another process, see tideline_tools/localenv.py), and when dbt is done stops
     Spark's JVM at once, so that the next command starts right away;
-  * turns colours off when the output is not a terminal.
+  * turns colours off when the output is not a terminal;
+  * prints a failing statement's error as what Spark says went wrong, without Java's stack
+    or Spark's plan (tideline_tools/spark_errors.py; dbt's log keeps the whole of it).
 Everything else is dbt, unchanged.
 """
 
@@ -71,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
                 return 2
     from dbt.cli.main import cli
 
+    from .spark_errors import install
+
+    install()   # a failing statement's error without Java's stack or Spark's plan
     sys.argv = ["dbt", *argv]
     # prog_name: click would otherwise name this module in its usage lines ("python -m ...")
     return cli(prog_name="dbt")   # on exit, localenv stops Spark's JVM at once (atexit)
