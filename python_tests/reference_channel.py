@@ -117,3 +117,11 @@ class Channel:
 
     def previous(self, before: dt.datetime, n: int, epoch: str = "IMMUTABLE") -> list[dict]:
         return [r for r in self.epoch(epoch) if r["item_time"] < before][-n:]
+
+    def next_from(self, key: Key, n: int, epoch: str = "IMMUTABLE") -> list[dict]:
+        """The Hub's next N from an item key: the items after (item_time, item_id) = key, whether
+        or not that item is in the epoch."""
+        return [r for r in self.epoch(epoch) if (r["item_time"], r["item_id"]) > key][:n]
+
+    def previous_from(self, key: Key, n: int, epoch: str = "IMMUTABLE") -> list[dict]:
+        return [r for r in self.epoch(epoch) if (r["item_time"], r["item_id"]) < key][-n:]

@@ -258,6 +258,10 @@ BAD_CHANNELS = {
     "bad_next_time": ("materialized='view'", "select * from {{ tideline.channel_next(ref('readings'), 'soon', 3) }}",
                       "tideline: channel readings: after = soon is invalid; accepted: a UTC time written "
                       "YYYY-MM-DD[ HH:MM[:SS[.fff]]] that exists on the calendar"),
+    "bad_item_id": ("materialized='view'",
+                    "select * from {{ tideline.channel_previous(ref('readings'), '2025-02-28 12:00', 3, 'ALL', ['r1']) }}",
+                    'tideline: channel readings: item_id = ["r1"] is invalid; accepted: the id of an item (a string or a '
+                    "number), or none for the time alone"),
 }
 
 

@@ -10,7 +10,9 @@ facts, and a random history of channel_histories (the same histories as the end-
 property test in test_channel.py) is run run by run in this process's SparkSession: the
 sources, the items table and tl_state are temporary views, each run's rows are appended to the
 items as committed, and after every run the three epochs (ALL, MUTABLE, IMMUTABLE) must equal
-reference_channel's, as must the run's count of deletes of missing items. The orchestration
+reference_channel's, as must the run's count of deletes of missing items; after the last run,
+the next and previous items of each epoch from a key (`epoch_key_where`, `epoch_ordered_sql`:
+what `channel_next` and `channel_previous` run), by time and by item. The orchestration
 between the statements (which shape a run takes, what it commits) follows
 macros/materializations/channel.sql; the end-to-end test runs that page itself.
 """
@@ -45,6 +47,9 @@ STATE = {"model": "string", "kind": "string", "run_id": "string", "batch": "time
 SENTINELS = {"now": "2990-01-01 00:00:00", "frontier": "2991-01-01 00:00:00", "state_frontier": "2992-01-01 00:00:00",
              "realtime_after": "2993-01-01 00:00:00", "move_to": "2994-01-01 00:00:00", "mutable_time": "2995-01-01 00:00:00"}
 EPOCHS = ["ALL", "MUTABLE", "IMMUTABLE"]
+# navigation from a key (the Hub's next and previous from an item): the anchor time and id,
+# replaced by each run's anchor, and how many items
+ANCHOR_TIME, ANCHOR_ID, NAVIGATE_N = "2996-01-01 00:00:00", "ANCHOR_ID", 2
 
 
 def shape(first: bool, frontier: bool, state_frontier: bool, realtime_after: bool, move: bool) -> str:
@@ -90,6 +95,11 @@ TEMPLATE = """
 -- EPOCH {{ epoch }}
 {{ tideline.epoch_items_sql(items, 'NAME', epoch, ['item_time', 'item_id', 'value', 'label']) }}
 {%- endfor %}
+{%- for epoch in ['ALL', 'MUTABLE', 'IMMUTABLE'] %}{% for after in [true, false] %}{% for item in [none, 'ANCHOR_ID'] %}
+-- NAVIGATE {{ epoch }} {{ 'next' if after else 'previous' }} {{ 'item' if item else 'time' }}
+{{ tideline.epoch_ordered_sql(tideline.epoch_items_sql(items, 'NAME', epoch, ['item_time', 'item_id', 'value', 'label'],
+                                                      tideline.epoch_key_where(ANCHOR_TIME, item, after)), NAVIGATE_N, not after) }}
+{%- endfor %}{% endfor %}{% endfor %}
 {%- endif -%}
 """
 
@@ -102,6 +112,7 @@ class Compiled(NamedTuple):
     shapes: dict[str, tuple[str, str]]
     epochs: str
     run_id: str
+    navigation: str
 
     def __repr__(self) -> str:   # a failing example names the history, not the SQL
         return f"<the channel's statements in {len(self.shapes)} shapes>"
@@ -113,7 +124,8 @@ def run_sql(project):
     in a column, the run id to replace), with
     tl_state read from the temporary view fast_channel_state."""
     template = (TEMPLATE.replace("SHAPES", jinja_literal(SHAPES)).replace("PAYLOAD", jinja_literal(list(PAYLOAD.items())))
-                .replace("NAME", NAME).replace("M0", str(M0)))
+                .replace("NAME", NAME).replace("M0", str(M0)).replace("ANCHOR_TIME", f"'{ANCHOR_TIME}'")
+                .replace("NAVIGATE_N", str(NAVIGATE_N)))
     compiled = project.dbt("compile", "--inline", template, vars={"tideline__now": SENTINELS["now"]}).result.results[0].node.compiled_code
     state_table = re.search(r"-- STATE (\S+)", compiled)[1]
     run_id = re.search(r"-- RUN (\S+)", compiled)[1]
@@ -126,11 +138,16 @@ def run_sql(project):
     epochs = {}
     for part in compiled.split("-- EPOCH ")[1:]:
         name, body = part.split("\n", 1)
-        epochs[name.strip()] = body
-    assert set(shapes) == {s["name"] for s in SHAPES} and set(epochs) == set(EPOCHS), compiled
-    # the three epochs in one query (one Spark job a run)
+        epochs[name.strip()] = body.split("-- NAVIGATE ", 1)[0]
+    navigation = {}
+    for part in compiled.split("-- NAVIGATE ")[1:]:
+        name, body = part.split("\n", 1)
+        navigation[name.strip()] = body
+    assert set(shapes) == {s["name"] for s in SHAPES} and set(epochs) == set(EPOCHS) and len(navigation) == 12, compiled
+    # the three epochs in one query (one Spark job a run), and the twelve navigations in another
     every_epoch = "\nunion all\n".join(f"select '{name}' as epoch, * from ({sql}) as e" for name, sql in epochs.items())
-    return Compiled(shapes, every_epoch, run_id)
+    every_navigation = "\nunion all\n".join(f"select '{name}' as navigation, * from ({sql}) as n" for name, sql in navigation.items())
+    return Compiled(shapes, every_epoch, run_id, every_navigation)
 
 
 def with_times(sql: str, values: dict[str, dt.datetime | None]) -> str:
@@ -210,4 +227,29 @@ def test_runs_of_a_random_history_give_the_references_epochs(project, run_sql, c
         for epoch in EPOCHS:
             rows = [{c: r[c] for c in COLUMNS} for r in got if r["epoch"] == epoch]
             assert rows_equal(rows, ref.epoch(epoch)), f"{label}: epoch {epoch}\n{rows}\n!= {ref.epoch(epoch)}"
+        if number == len(runs):   # one navigation query an example (12 selects over the epochs)
+            assert_navigation(runner, run_sql.navigation, ref, random.Random(case["seed"] + number), label)
+
+
+def assert_navigation(runner, navigation: str, ref: Channel, rng: random.Random, label: str) -> None:
+    """The next and previous NAVIGATE_N items of each epoch from an anchor key, by time alone and
+    by (time, id), equal the reference's: the anchor an item of the channel (its time and id)
+    or a key no item has (a minute of the history's span, an id before, between or after the ids)."""
+    keys = [(r["item_time"], r["item_id"]) for r in ref.epoch("ALL")]
+    if keys and rng.random() < 0.6:
+        anchor = rng.choice(keys)
+    else:
+        anchor = (M0 + dt.timedelta(minutes=rng.randint(-3 * 24 * 60, 3 * 24 * 60)), rng.choice(["", "r2", "r5x", "zz"]))
+    sql = with_times(navigation.replace(ANCHOR_TIME, f"{anchor[0]:%Y-%m-%d %H:%M:%S.%f}")
+                     .replace(f"date'{ANCHOR_TIME[:10]}'", f"date'{anchor[0]:%Y-%m-%d}'")
+                     .replace(f"'{ANCHOR_ID}'", f"'{anchor[1]}'"), {})
+    got = named_rows(runner, sql)
+    for epoch in EPOCHS:
+        for way in ("next", "previous"):
+            by_key = ref.next_from(anchor, NAVIGATE_N, epoch) if way == "next" else ref.previous_from(anchor, NAVIGATE_N, epoch)
+            by_time = ref.next(anchor[0], NAVIGATE_N, epoch) if way == "next" else ref.previous(anchor[0], NAVIGATE_N, epoch)
+            for what, expected in (("item", by_key), ("time", by_time)):
+                name = f"{epoch} {way} {what}"
+                rows = [{c: r[c] for c in COLUMNS} for r in got if r["navigation"] == name]
+                assert rows_equal(rows, expected), f"{label}: {name} from {anchor}\n{rows}\n!= {expected}"
 
