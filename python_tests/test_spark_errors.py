@@ -69,6 +69,11 @@ def test_the_thrift_servers_error_reads_the_same():
 @pytest.mark.parametrize("text", [
     "tideline: derivation d: config unqiue_key is not a config of materialized='derivation' (did you mean unique_key?)",
     "[TABLE_OR_VIEW_NOT_FOUND] The table or view `s`.`t` cannot be found.",
+    # a refusal raised by a macro a run-operation runs: dbt wraps the compilation error, tideline's line after it
+    "Compilation Error in macro cron_cases (macros/mutability/cron_cases.sql)\n  tideline: update_cron = \"61 * * * *\" is not a "
+    "valid cron expression: minute value '61' is not in 0-59; accepted: five fields",
+    "Runtime Error\n  Compilation Error in macro maintain_tables (macros/maintenance/maintain_tables.sql)\n"
+    "  tideline: maintain_tables: retain_hours = 24 is invalid; accepted: 168 or more",
 ])
 def test_a_one_line_error_is_left_as_it_is(text):
     assert readable(text) == text

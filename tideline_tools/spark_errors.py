@@ -12,6 +12,7 @@ Python tools' dbt calls, tideline_tools.dbt) keeps of it:
 
 * a line tideline raised itself (`tideline: ...`, raise_error in its statements): that line
   alone, which names the model, what failed and what to do;
+* any error that is not Spark's (dbt's compilation errors, tideline's refusals) as it is;
 * otherwise the first cause Spark names (the innermost `Caused by`, else the message itself),
   without the Java class before it, and where the whole error is.
 
@@ -33,6 +34,7 @@ _FRAME = re.compile(r"^\s*(at\s|\.\.\.\s\d+\smore|Driver stacktrace:)")
 _JAVA_CLASS = re.compile(r"^(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*(?:Exception|Error|Throwable)(?::\s*|$)")
 _JAVA_ERRORS = ("An error occurred while calling", "Error running query")   # py4j's, the Thrift server's
 _DBT_HEADERS = ("Runtime Error", "Database Error")
+_ERROR_CLASS = re.compile(r"^\[[A-Z][A-Z0-9_]*(?:\.[A-Z0-9_]+)*\]")
 _SQLSTATE = re.compile(r"\s*SQLSTATE: \w+\s*$")
 WHERE_IN_FULL = "(the whole error: dbt's log, logs/dbt.log, or the console with dbt --debug)"
 
@@ -42,8 +44,8 @@ def readable(text: str) -> str:
     lines = [line for line in text.splitlines() if line.strip()]
     while lines and lines[0].strip() in _DBT_HEADERS:   # an error dbt-spark wrapped twice
         lines = [line.removeprefix("  ") for line in lines[1:]]
-    if not lines:
-        return text
+    if not lines or not _from_spark(lines[0]):
+        return text   # dbt's own errors (a compilation error, a refusal of tideline's checks) as they are
     # tideline's own line: the message itself, or a cause of a Java error's chain (a plan that
     # follows an analysis error may quote tideline's raise_error texts: those never count)
     causes = [line.strip().removeprefix("Caused by: ") for line in lines[1:] if line.strip().startswith("Caused by: ")]
@@ -62,6 +64,13 @@ def readable(text: str) -> str:
         messages.append(_JAVA_CLASS.sub("", message, count=1).strip() or message)
     last = messages[-1] if messages else _JAVA_CLASS.sub("", lines[0].strip().removeprefix("Error running query: "), count=1)
     return f"{last}\n{WHERE_IN_FULL}" if len(lines) > 1 or last != text.strip() else last
+
+
+def _from_spark(first: str) -> bool:
+    """Whether an error's first line is Spark's: py4j's call, the Thrift server's message, or a
+    PySpark exception's error class ([UNRESOLVED_COLUMN.WITH_SUGGESTION] ...)."""
+    first = first.strip()
+    return first.startswith(_JAVA_ERRORS) or _ERROR_CLASS.match(first) is not None
 
 
 def _own(message: str) -> str | None:
