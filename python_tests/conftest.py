@@ -46,10 +46,9 @@ os.environ.setdefault("DBT_LOG_LEVEL_FILE", "none")
 
 
 # The format a multi-format scenario runs at full length on: the project's default. On the others
-# (parquet, Iceberg) the same scenario runs a shorter schedule (fixture `deep`) and the variants
-# marked `deep_only` are left out: what differs between formats is each write and commit, which
-# the shorter schedules and every crash point still reach; the long schedules and the extra
-# variants are about the rules, which do not change with the format.
+# (parquet, Iceberg) the same scenario runs a shorter schedule (fixture `deep`): what differs
+# between formats is each write and commit, which the shorter schedules and every crash point
+# still reach; the long schedules are about the rules, which do not change with the format.
 DEEP_FORMAT = "delta"
 FORMAT_IN_ID = re.compile(r"[\[-](parquet|delta|iceberg)[\]-]")
 
@@ -79,7 +78,7 @@ UNIT_SECONDS = {
     "test_generator.py[parquet]": 30, "test_cron.py": 30, "test_as_a_package.py[parquet]": 30,
     "test_no_data_lost.py[parquet]": 20, "test_run_lock.py[parquet]": 10, "test_environment.py[parquet]": 5,
     "test_generator.py": 1, "test_state_migration.py[parquet]": 130, "test_state_migration.py[delta]": 150,
-    "test_state_migration.py[iceberg]": 140, "test_macro_docs.py": 2,
+    "test_state_migration.py[iceberg]": 140, "test_macro_docs.py": 2, "test_install_from_git.py": 12,
     "test_merged_daily_aggregate.py[delta]": 460, "test_merged_daily_aggregate.py[parquet]": 215,
     "test_merged_daily_aggregate.py[iceberg]": 175, "test_merge_refusals.py": 150, "test_merged_source_aggregate.py": 450,
 }
@@ -118,14 +117,13 @@ def in_extended_tier(item) -> bool:
 
 
 def pytest_collection_modifyitems(config, items):
-    shallow = [item for item in items if "deep_only" in item.keywords and not is_deep(item)]
     extended = extended_tier()
     if extended:   # the variants make test leaves out, every crash test at each statement (crash_stride)
         # and every property test with all its cases (harness.drawn_examples)
-        left = shallow + [item for item in items if not (in_extended_tier(item) or "crash_report" in item.fixturenames
-                                                         or getattr(item.obj, "is_hypothesis_test", False))]
+        left = [item for item in items if not (in_extended_tier(item) or "crash_report" in item.fixturenames
+                                               or getattr(item.obj, "is_hypothesis_test", False))]
     else:
-        left = shallow + [item for item in items if in_extended_tier(item)]
+        left = [item for item in items if in_extended_tier(item)]
     if left:
         config.hook.pytest_deselected(items=left)
         items[:] = [item for item in items if item not in left]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from harness import speed_env
-from tideline_tools.profile import PROJECT_DIR, target_config
+from tideline_tools.profile import PROJECT_DIR, ProfileError, target_config
 
 pytestmark = pytest.mark.local_only
 
@@ -59,6 +59,13 @@ def test_profile_targets(monkeypatch, tmp_path):
     assert cluster["method"] == "thrift"
     assert str(cluster["port"]) == os.environ.get("TIDELINE_THRIFT_PORT", "10016")
     assert cluster["connect_retries"] > 0 and str(cluster["poll_interval"]) == "1"
+    # rendered by dbt's own ProfileRenderer: env_var() read now, numbers as numbers
+    monkeypatch.setenv("TIDELINE_THRIFT_PORT", "12345")
+    assert target_config("cluster")["port"] == 12345
+    monkeypatch.setenv("TIDELINE_TARGET", "cluster")
+    assert target_config()["name"] == "cluster"
+    with pytest.raises(ProfileError, match="unknown target 'prod'; accepted: local, cluster"):
+        target_config("prod")
 
 
 def test_a_second_process_on_a_locked_metastore_gets_one_line(project):
@@ -175,6 +182,10 @@ def test_the_demo_then_the_next_load_show_recent_attributes(tmp_path):
     first = attributes.search(demo.stdout)
     assert first and int(first[2]) > 0 and int(first[3]) > 0, demo.stdout[-2000:]
     assert "next: make next-load" in demo.stdout
+    # a summary table of what it built (rich), progress on stderr
+    assert re.search(r"^ *tideline_source\.events +source +\d+ *$", demo.stdout, re.M), demo.stdout[-3000:]
+    assert re.search(r"^ *[a-z_]+\.user_attributes +model +\d+ *$", demo.stdout, re.M), demo.stdout[-3000:]
+    assert re.search(r"^done: generating 3 days of events into tideline_source\.events \(\d+s\)$", demo.stderr, re.M), demo.stderr
     # dbt source freshness of the events: the last 24 hours of loads are held back, so it warns
     assert re.search(r"source tideline\.events: last load \S+ \S+ UTC, 2\d\.\d hours ago: warn "
                      r"\(warn after 3 hours, error after 2 days; dbt source freshness checks it\)", demo.stdout), demo.stdout[-2000:]

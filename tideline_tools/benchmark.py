@@ -28,6 +28,7 @@ import os
 import sys
 import time
 
+from . import console
 from .profile import PROJECT_DIR
 
 MODELS = ["tl_filtered_events", "daily_user_activity",
@@ -63,7 +64,8 @@ def bench_history(runner, days: int, events_per_day: int, seed: int) -> dict:
     for s in (schema, source):
         runner.execute(f"drop schema if exists {s} cascade")
     t0 = time.monotonic()
-    rows = load_events(runner, world, f"{source}.events", until=end, cadence_seconds=3600)
+    with console.step(f"[{days} days] loading the history"):
+        rows = load_events(runner, world, f"{source}.events", until=end, cadence_seconds=3600)
     print(f"[{days} days] loaded {rows} rows of history in {time.monotonic() - t0:.0f}s", flush=True)
     base = {"tideline__events_schema": source, "tideline__start_date": start.date().isoformat(),
             "tideline__backfill_limit_days": days + 30}
@@ -138,16 +140,17 @@ def _side_by_side(runner, what: str, project_dir, models: list[str], source_var:
         measure(["run", "--select", *models], vars_, schema, project_dir)
         print(f"[{rows} rows, {new_rows} new] built {', '.join(models)} over the history in {time.monotonic() - t0:.0f}s", flush=True)
         sizes[(rows, new_rows)] = {"schema": schema, "source": source, "incremental": []}
-    for k in range(repeats):
-        order = list(sizes.items()) if k % 2 == 0 else list(reversed(sizes.items()))
-        hour = HISTORY_HOURS + 1 + k
-        for (rows, new_rows), size in order:
-            load_new(size["source"], rows + k * new_rows, new_rows, hour)
-            vars_ = {**(extra_vars or {}), source_var: size["source"], "tideline__now": str(BASE + dt.timedelta(hours=hour, minutes=59))}
-            m = measure(["run", "--select", *models], vars_, size["schema"], project_dir)
-            size["incremental"].append(m)
-            print(f"[{rows} rows] incremental run {k + 1} over {new_rows} new rows: {m['per_model']}, "
-                  f"{m['queries']} statements", flush=True)
+    with console.bar("incremental runs, sizes alternating", repeats * len(sizes)) as advance:
+        for k in range(repeats):
+            order = list(sizes.items()) if k % 2 == 0 else list(reversed(sizes.items()))
+            hour = HISTORY_HOURS + 1 + k
+            for (rows, new_rows), size in order:
+                load_new(size["source"], rows + k * new_rows, new_rows, hour)
+                vars_ = {**(extra_vars or {}), source_var: size["source"], "tideline__now": str(BASE + dt.timedelta(hours=hour, minutes=59))}
+                m = measure(["run", "--select", *models], vars_, size["schema"], project_dir)
+                size["incremental"].append(m)
+                advance(f"[{rows} rows] incremental run {k + 1} over {new_rows} new rows: {m['per_model']}, "
+                        f"{m['queries']} statements")
     for (rows, new_rows), size in sizes.items():
         vars_ = {**(extra_vars or {}), source_var: size["source"],
                  "tideline__now": str(BASE + dt.timedelta(hours=HISTORY_HOURS + repeats, minutes=59))}
@@ -157,11 +160,13 @@ def _side_by_side(runner, what: str, project_dir, models: list[str], source_var:
     def in_models(m: dict) -> float:
         return sum(t for name, t in m["per_model"].items() if "on-run" not in name)
 
-    print(f"\n{'history':>10} {'new/run':>8} | {'incr s (median)':>15} {'statements':>10} | {'full refresh s':>14} | full/incr")
+    table = []
     for (rows, new_rows), size in sizes.items():
         incr = median(in_models(m) for m in size["incremental"])
-        print(f"{rows:>10} {new_rows:>8} | {incr:>15.2f} {size['incremental'][0]['queries']:>10} | {in_models(size['full']):>14.2f} | "
-              f"{in_models(size['full']) / incr:.1f}x")
+        table.append((rows, new_rows, f"{incr:.2f}", size["incremental"][0]["queries"], f"{in_models(size['full']):.2f}",
+                      f"{in_models(size['full']) / incr:.1f}x"))
+    console.table(f"{', '.join(models)}: incremental runs and a full refresh (time in models)",
+                  ["history", "new/run", "incr s (median)", "statements", "full refresh s", "full/incr"], table, markdown=True)
 
     def compare(a: tuple[int, int], b: tuple[int, int], what_differs: str) -> None:
         ratios = [in_models(y) / in_models(x) for x, y in zip(sizes[a]["incremental"], sizes[b]["incremental"])]
@@ -324,13 +329,11 @@ def main(argv: list[str] | None = None) -> int:
         return bench_continual(runner, sorted(args.histories or [10_000, 5_000_000]),
                                args.accounts or 10_000, args.new_rows, args.repeats)
     results = [bench_history(runner, days, args.events_per_day, args.seed) for days in args.histories or [7, 365]]
-    print()
-    print(f"{'history':>8} {'rows':>10} {'new rows':>9} | {'incr wall s':>11} {'incr model s':>12} {'queries':>7} "
-          f"| {'full wall s':>11} {'full model s':>12} {'queries':>7}")
-    for r in results:
-        i, f = r["incremental"], r["full"]
-        print(f"{r['days']:>7}d {r['history_rows']:>10} {r['new_rows']:>9} | {i['wall']:>11.1f} {i['models']:>12.1f} "
-              f"{i['queries']:>7} | {f['wall']:>11.1f} {f['models']:>12.1f} {f['queries']:>7}")
+    console.table("the pipeline: an incremental run over one new hour and a full refresh",
+                  ["history", "rows", "new rows", "incr wall s", "incr model s", "queries", "full wall s", "full model s", "queries"],
+                  [(f"{r['days']}d", r["history_rows"], r["new_rows"], f"{r['incremental']['wall']:.1f}",
+                    f"{r['incremental']['models']:.1f}", r["incremental"]["queries"], f"{r['full']['wall']:.1f}",
+                    f"{r['full']['models']:.1f}", r["full"]["queries"]) for r in results], markdown=True)
     if len(results) >= 2:
         small, large = results[0], results[-1]
 

@@ -25,7 +25,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from . import jars
+from . import console, jars
 from .profile import PROFILES_DIR, PROJECT_DIR
 
 HOME = Path(os.environ.get("TIDELINE_CLUSTER_DIR", PROJECT_DIR / ".tideline" / "cluster")).resolve()
@@ -203,6 +203,8 @@ def up() -> None:
         "thrift": _thrift_answers,
     }
     started: dict[str, dict] = {}
+    ports = {"master": MASTER_PORT, "worker": WORKER_UI_PORT, "thrift": THRIFT_PORT}
+    summary: list[tuple] = []
     for name, command in _commands().items():
         log = open(HOME / "logs" / f"{name}.out", "ab")
         # Spark's own warnings and errors (profiles/spark-conf/log4j2.properties): a file beside its output
@@ -217,11 +219,15 @@ def up() -> None:
         PIDS.write_text(json.dumps(started, indent=2))
         t0 = time.monotonic()
         try:
-            _wait(name, readiness[name], process)
+            with console.step(f"starting the {name}"):
+                _wait(name, readiness[name], process)
         except SystemExit:
             down()   # leave nothing running behind a failed start
             raise
-        print(f"tideline cluster: {name} up (pid {process.pid}, {time.monotonic() - t0:.0f}s)")
+        seconds = time.monotonic() - t0
+        summary.append((name, process.pid, ports[name], seconds, str(HOME / "logs" / f"{name}.out")))
+        print(f"tideline cluster: {name} up (pid {process.pid}, {seconds:.0f}s)")
+    console.table("the cluster", ["process", "pid", "port", "start s", "log"], summary)
     print(f"tideline cluster: Thrift server at {HOST}:{THRIFT_PORT}; dbt target `cluster`")
 
 
@@ -247,10 +253,9 @@ def down() -> None:
 
 def status() -> int:
     pids = _read_pids()
-    for name in ("master", "worker", "thrift"):
-        entry = pids.get(name)
-        state = f"running (pid {entry['pid']})" if entry and _alive(entry) else "not running"
-        print(f"{name:7} {state}")
+    rows = [(name, "running" if entry and _alive(entry) else "not running", entry["pid"] if entry else None)
+            for name, entry in ((name, pids.get(name)) for name in ("master", "worker", "thrift"))]
+    console.table("the cluster", ["process", "state", "pid"], rows)
     return 0 if pids and all(_alive(e) for e in pids.values()) else 1
 
 

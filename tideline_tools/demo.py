@@ -23,6 +23,7 @@ import sys
 import time
 from pathlib import Path
 
+from . import console
 from .dbt import DbtResult, run_dbt
 from .generator import EventWorld, last_load, load_events
 from .localenv import MetastoreLocked, use_data_dir
@@ -72,10 +73,7 @@ def _print_tables(runner, result: DbtResult) -> None:
         if node.resource_type in ("model", "seed", "snapshot") and str(r.status) == "success":
             relation = f"{node.schema}.{node.alias}"
             built.append((relation, node.resource_type, int(runner.rows(f"select count(*) from {relation}")[0][0])))
-    width = max(len(name) for name, _, _ in built)
-    print(f"\n{'table'.ljust(width)}  {'kind':<8}  rows")
-    for name, kind, count in built:
-        print(f"{name.ljust(width)}  {kind:<8}  {count}")
+    console.table("what make demo built", ["table", "kind", "rows"], built)
 
 
 def _print_attributes(runner, result: DbtResult) -> None:
@@ -117,7 +115,8 @@ def demo(data_dir: Path, runner, days: int, events_per_day: int) -> int:
     runner.execute(f"drop table if exists {SOURCE}")
     until = _hour(now) - HOLD_BACK
     gap = _gap(world)
-    rows = load_events(runner, world, SOURCE, until=until, cadence_seconds=3600, gaps=[gap])
+    with console.step(f"generating {days} days of events into {SOURCE}"):
+        rows = load_events(runner, world, SOURCE, until=until, cadence_seconds=3600, gaps=[gap])
     (data_dir / "demo.json").write_text(json.dumps(settings) + "\n")
     print(f"loaded {rows} event rows into {SOURCE}: events from {first_day.date()} on, hourly loads up to {until} "
           f"(none on {gap[0].date()}); the last 24 hours of arrivals are held back for `make next-load`")
@@ -141,7 +140,8 @@ def next_load(data_dir: Path, runner, hours: int) -> int:
     last = last_load(runner, SOURCE)
     until = min(last + dt.timedelta(hours=hours), _hour(_now()))
     if until > last:
-        rows = load_events(runner, world, SOURCE, until=until, cadence_seconds=3600, gaps=[_gap(world)])
+        with console.step(f"loading the hours after {last} into {SOURCE}"):
+            rows = load_events(runner, world, SOURCE, until=until, cadence_seconds=3600, gaps=[_gap(world)])
         print(f"loaded {rows} event rows into {SOURCE}: hourly loads after {last} up to {until}")
     else:
         print(f"nothing to load: {SOURCE} is loaded up to {last}, the last full hour; dbt run finds nothing new")

@@ -12,6 +12,7 @@ import datetime as dt
 import sys
 import time
 
+from . import console
 from .generator import EventWorld, load_events
 
 
@@ -80,8 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     until = world.last_arrival() if args.until == "all" else args.until
     started = time.monotonic()
     try:
-        rows = load_events(runner, world, args.table, until=until, since=args.since,
-                           cadence_seconds=args.cadence, gaps=args.gap)
+        with console.step(f"loading events into {args.table}"):
+            rows = load_events(runner, world, args.table, until=until, since=args.since,
+                               cadence_seconds=args.cadence, gaps=args.gap)
     except ValueError as exc:
         print(f"tideline generate: {exc}", file=sys.stderr)
         return 2

@@ -59,6 +59,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from . import console
 from .profile import PROJECT_DIR
 
 PEER_DIR = PROJECT_DIR / "tideline_tools" / "peer"
@@ -175,10 +176,9 @@ def _statement_label(sql: str) -> str:
 def print_steps(name: str, run: dict) -> None:
     """Where one run's wall time went: parsing, then each statement (until the next statement or
     node event: its own time plus the Jinja after it) and each node's start and end."""
-    print(f"\nWhere one run of {name} goes ({run['wall']:.2f} s, {run['statements']} statements):")
-    print(f"  {run['parse']:6.2f} s  dbt start and parse")
-    for label, seconds in run["steps"]:
-        print(f"  {seconds:6.2f} s  {label}")
+    console.table(f"\nWhere one run of {name} goes ({run['wall']:.2f} s, {run['statements']} statements):", ["s", "step"],
+                  [(f"{run['parse']:.2f}", "dbt start and parse"),
+                   *((f"{seconds:.2f}", label) for label, seconds in run["steps"])])
 
 
 class Tideline:
@@ -351,9 +351,7 @@ def read_cost(runner, view: str, last_date: dt.date, file_format: str, reps: int
     runner.execute(f"drop table if exists {compacted}")
     runner.execute(f"create table {compacted} using {file_format} partitioned by (event_date) as select * from {view}")
     ranges = {"a day": (last_date, last_date), "a week": (last_date - dt.timedelta(days=6), last_date), "all": (START.date(), last_date)}
-    print(f"\nReading the merge path's model ({view}, a view over the parts) against a fully compacted copy:")
-    print("| read | merged view, median s | compacted table, median s | view / table |")
-    print("|---|---|---|---|")
+    rows = []
     for label, (first, last) in ranges.items():
         times: dict[str, list[float]] = {view: [], compacted: []}
         for _ in range(reps):
@@ -363,8 +361,10 @@ def read_cost(runner, view: str, last_date: dt.date, file_format: str, reps: int
                                 where event_date between date'{first}' and date'{last}'""")
                 times[table].append(time.monotonic() - started)
         merged, flat = statistics.median(times[view]), statistics.median(times[compacted])
-        print(f"| {label} | {merged:.3f} | {flat:.3f} | {merged / flat:.2f}x |")
+        rows.append((label, f"{merged:.3f}", f"{flat:.3f}", f"{merged / flat:.2f}x"))
     runner.execute(f"drop table if exists {compacted}")
+    console.table(f"Reading the merge path's model ({view}, a view over the parts) against a fully compacted copy:",
+                  ["read", "merged view, median s", "compacted table, median s", "view / table"], rows, markdown=True)
 
 
 def driver_memory(spark) -> str:
@@ -392,16 +392,12 @@ def summarize(name: str, runs: list[dict], ratios_to: dict[str, list[dict]], qua
 
 
 def print_table(title: str, rows: list[dict], ratio_names: list[str]) -> None:
-    print(f"\n{title}")
-    head = f"| system | median s/run | spread (min-max) | wrong rows | missed events | statements/run |"
-    head += "".join(f" row / {r} |" for r in ratio_names)
-    print(head)
-    print("|" + "---|" * (6 + len(ratio_names)))
-    for r in rows:
-        line = (f"| {r['system']} | {r['median']:.2f} | {r['low']:.2f}-{r['high']:.2f} | {r['wrong']} | "
-                f"{r['missed']} | {r['statements']:g} |")
-        line += "".join(f" {r[n]:.2f}x |" if n in r else " |" for n in ratio_names)
-        print(line)
+    """The systems side by side, as a Markdown table (docs/benchmarks.md takes it as it is)."""
+    columns = ["system", "median s/run", "spread (min-max)", "wrong rows", "missed events", "statements/run",
+               *(f"row / {r}" for r in ratio_names)]
+    console.table(title, columns, [
+        [r["system"], f"{r['median']:.2f}", f"{r['low']:.2f}-{r['high']:.2f}", r["wrong"], r["missed"], f"{r['statements']:g}",
+         *(f"{r[n]:.2f}x" if n in r else "" for n in ratio_names)] for r in rows], markdown=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -469,14 +465,15 @@ def main(argv: list[str] | None = None) -> int:
     runs: dict[str, list[dict]] = {s.name: [] for s in systems}
     print(f"{args.file_format} tables; {args.days} daily runs over {world.rows_total()} events ({args.events_per_day} a day, "
           f"{args.users} users, {args.late_share:.0%} loaded 1-{args.max_late_days} days late)", flush=True)
-    for day in range(1, args.days + 1):
-        now = START + dt.timedelta(days=day)
-        load_events(runner, world, f"{SOURCE_SCHEMA}.events", until=now, cadence_seconds=3600)
-        order = systems[day % len(systems):] + systems[:day % len(systems)]
-        for system in order:
-            runs[system.name].append(system.step(now))
-        print(f"day {day:>2}: " + ", ".join(f"{s.name} {runs[s.name][-1]['wall']:.1f}s/{runs[s.name][-1]['statements']}"
-                                            for s in systems), flush=True)
+    with console.bar("daily runs", args.days) as advance:
+        for day in range(1, args.days + 1):
+            now = START + dt.timedelta(days=day)
+            load_events(runner, world, f"{SOURCE_SCHEMA}.events", until=now, cadence_seconds=3600)
+            order = systems[day % len(systems):] + systems[:day % len(systems)]
+            for system in order:
+                runs[system.name].append(system.step(now))
+            advance(f"day {day:>2}: " + ", ".join(f"{s.name} {runs[s.name][-1]['wall']:.1f}s/{runs[s.name][-1]['statements']}"
+                                                  for s in systems))
 
     # ratio columns: tideline's rows and the floor's, each against the peers (but itself)
     compared = [s.name for s in systems if isinstance(s, RATIO_ROWS)]

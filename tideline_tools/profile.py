@@ -1,19 +1,24 @@
-"""Read profiles/profiles.yml the way dbt does, so Python tools use the exact Spark settings dbt uses.
+"""Read profiles/profiles.yml with dbt's own profile renderer, so the Python tools use exactly
+the Spark settings dbt uses.
 
-dbt renders every string of a profile with Jinja and `env_var()`; this module does the same
-with plain jinja2 (a handful of lines), so the profile stays the single source of truth for
-the warehouse, metastore and time-zone settings of the `local` target and for the Thrift
-address of the `cluster` target.
+dbt reads the file (`dbt.config.profile.read_profile`), picks the target and renders its
+block (`Profile.render_profile` with a `ProfileRenderer`: `env_var()`, `as_number`, native
+types), as `dbt run` does; the profile stays the single source of truth for the warehouse,
+metastore and time-zone settings of the `local` target and the Thrift address of the
+`cluster` target.
 """
 
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
-import jinja2
-import yaml
+from dbt.config.profile import Profile, read_profile
+from dbt.config.renderer import ProfileRenderer
+from dbt_common.context import InvocationContext, reliably_get_invocation_var
+from dbt_common.exceptions import DbtBaseException
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 PROFILES_DIR = PROJECT_DIR / "profiles"
@@ -25,43 +30,41 @@ class ProfileError(RuntimeError):
     pass
 
 
-def _env_var(name: str, default: Any = None) -> str:
-    if name in os.environ:
-        return os.environ[name]
-    if default is None:
-        raise ProfileError(f"Env var required but not provided: '{name}'")
-    return str(default)
+@contextmanager
+def _environment() -> Iterator[None]:
+    """dbt's `env_var()` reads the invocation context's environment: this process's, for the
+    time of one rendering (a dbt invocation sets its own)."""
+    invocation = reliably_get_invocation_var()
+    token = invocation.set(InvocationContext(os.environ))
+    try:
+        yield
+    finally:
+        invocation.reset(token)
 
 
-_JINJA = jinja2.Environment(undefined=jinja2.StrictUndefined)
-_JINJA.globals["env_var"] = _env_var
-_JINJA.filters["as_number"] = lambda v: v
-_JINJA.filters["as_bool"] = lambda v: v
-
-
-def _render(value: Any) -> Any:
-    if isinstance(value, str):
-        return _JINJA.from_string(value).render()
-    if isinstance(value, dict):
-        return {k: _render(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_render(v) for v in value]
-    return value
+def _raw() -> dict[str, Any]:
+    return read_profile(str(PROFILES_DIR))[PROFILE_NAME]
 
 
 def target_name(target: str | None = None) -> str:
-    """The target to use: the argument, else TIDELINE_TARGET, else the profile's default."""
-    raw = yaml.safe_load((PROFILES_DIR / "profiles.yml").read_text())[PROFILE_NAME]
-    name = target or _render(raw["target"])
+    """The target to use: the argument, else TIDELINE_TARGET, else the profile's default (only
+    the profile's `target` is rendered: a target's own env vars may not be set yet)."""
+    with _environment():
+        try:
+            name = target or ProfileRenderer({}).render_value(_raw()["target"])
+        except DbtBaseException as exc:
+            raise ProfileError(f"profiles/profiles.yml, target: {exc}") from exc
     if name not in TARGETS:
         raise ProfileError(f"unknown target {name!r}; accepted: {', '.join(TARGETS)}")
     return name
 
 
 def target_config(target: str | None = None) -> dict[str, Any]:
-    """The rendered output block of one target of the tideline profile."""
-    raw = yaml.safe_load((PROFILES_DIR / "profiles.yml").read_text())[PROFILE_NAME]
+    """The rendered output block of one target of the tideline profile, as dbt renders it."""
     name = target_name(target)
-    config = _render(raw["outputs"][name])
-    config["name"] = name
-    return config
+    with _environment():
+        try:
+            _, config = Profile.render_profile(_raw(), PROFILE_NAME, name, ProfileRenderer({}))
+        except DbtBaseException as exc:
+            raise ProfileError(f"profiles/profiles.yml, target {name}: {exc}") from exc
+    return {**config, "name": name}
