@@ -6,7 +6,8 @@ published row is reduced into the derived table by its unique key.
 
 A run at `now` processes what tideline's frontier rule admits: every document whose commit
 time + delay is at or before F = max(F_prev, min(now, min over non-empty sources of (newest
-commit time + delay))).
+commit time + delay))), where a transform declared `clock` (its source's commit column is its
+writer's clock) reaches now.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class Transform:
     delay: dt.timedelta = dt.timedelta(0)
     priority: int = 0
     commit: str = "load_tstamp"
+    clock: bool = False
 
 
 def reduce_value(strategy: str, before: Any, update: Any) -> Any:
@@ -90,6 +92,8 @@ class Derivation:
     processed: dict[str, set] = field(default_factory=dict)
     registers_by_key: dict[tuple, dict] = field(default_factory=dict)
     table: dict[tuple, Row] = field(default_factory=dict)
+    changed_at: dict[tuple, dt.datetime] = field(default_factory=dict)   # key -> the frontier of the run that last updated it
+    batch: dt.datetime | None = None   # the running run's frontier: the commit time its register rows carry
 
     def _register(self, key: tuple) -> dict:
         """The register of a key. One never written starts from its initial value, except that a
@@ -102,13 +106,14 @@ class Derivation:
         return {name: _read(register[name], init, s) for name, (init, s) in self.registers.items()}
 
     def run(self, sources: dict[str, list[Row]], now: dt.datetime) -> None:
-        reaches = [max(r[t.commit] for r in sources[t.source]) + t.delay
-                   for t in self.transforms if sources.get(t.source)]
+        reaches = [now if t.clock else max(r[t.commit] for r in sources[t.source]) + t.delay
+                   for t in self.transforms if sources.get(t.source) or t.clock]
         frontier = min([now, *reaches]) if reaches else None
         if self.frontier is not None and (frontier is None or frontier < self.frontier):
             frontier = self.frontier
         if frontier is None:
             return
+        self.batch = frontier
         documents = []
         for t in self.transforms:
             done = self.processed.setdefault(t.name, set())
@@ -128,9 +133,12 @@ class Derivation:
         before = self._register(key)
         after = copy.deepcopy(before)
         if t.update:
-            for name, value in t.update(row).items():
+            updates = t.update(row)
+            for name, value in updates.items():
                 after[name] = reduce_value(self.registers[name][1], after[name], value)
             self.registers_by_key[key] = after
+            if any(value is not None for value in updates.values()):
+                self.changed_at[key] = self.batch
         if t.publish:
             for published in t.publish(row, self._exposed(after), self._exposed(before)):
                 self.publish(published)

@@ -85,23 +85,39 @@ def test_upsert_and_running_totals_over_several_runs_equal_the_reference_and_a_r
 
 
 def test_audit_log_keeps_what_was_logged_when_the_source_is_corrected(project, deps):
+    """The audit log, and the archive, a task whose input is the audit log's output (a chain,
+    read with `select *`): after each run the archive holds what the log holds, each count at the
+    commit time the log gave it."""
     rows = [{"anomaly_count": 3, "load_tstamp": at(0)}, {"anomaly_count": 7, "load_tstamp": at(10)}]
     project.write_source("anomalies", ANOMALIES, rows, replace=True)
     task = Task(audit_log)
-    run(project, "audit_log", at(30))
+    tasks = "audit_log audit_log_archive"
+
+    def assert_archived() -> None:
+        assert_rows_equal(output(project, "audit_log_archive"), output(project, "audit_log"))
+
+    run(project, tasks, at(30))
     task.run(rows, at(30))
     assert_rows_equal(output(project, "audit_log"), task.output)
+    assert_archived()
     # the count committed at 00:10 is corrected in place (same commit time): nothing to react to
     corrected = [rows[0], {"anomaly_count": 4, "load_tstamp": at(10)}]
     project.write_source("anomalies", ANOMALIES, corrected, replace=True)
-    run(project, "audit_log", at(40))
+    run(project, tasks, at(40))
     assert_rows_equal(output(project, "audit_log"), [{"anomaly_count": 3}, {"anomaly_count": 7}])
+    assert_archived()
     more = [{"anomaly_count": 9, "load_tstamp": at(50)}]
     project.write_source("anomalies", ANOMALIES, more)
-    run(project, "audit_log", at(60))
+    run(project, tasks, at(60))
     task.run(corrected + more, at(60))
     assert_rows_equal(output(project, "audit_log"), task.output)
     assert sorted(r["anomaly_count"] for r in task.output) == [3, 7, 9]
+    assert_archived()
+    # after the first run (its snapshot: one step over what the log held), each step of the
+    # archive is one of the log's, at the same commit time
+    archive = {r["anomaly_count"]: r["_tl_batch"] for r in project.table("audit_log_archive")}
+    assert archive[9] == {r["anomaly_count"]: r["_tl_batch"] for r in project.table("audit_log")}[9] == at(50)
+    assert list(project.table("audit_log_archive")[0]) == ["anomaly_count", "_tl_batch"]
 
 
 def test_a_reference_change_alone_adds_nothing_and_revises_nothing(project, deps):
@@ -416,6 +432,10 @@ BAD_TASKS = {
     "bad_no_commit_column": ("columns={'key': 'int', 'val': 'int'}, inputs=['stream.append_only']", GOOD_INSERT,
                              "inputs.stream.append_only.commit_column = \"_tl_batch\" is invalid; accepted: a timestamp column of "
                              "{source}.append_only (key, val, load_tstamp)"),
+    "bad_view_input": ("columns={'key': 'int', 'val': 'int'}, inputs={'stream.plain_view': {'commit_column': 'load_tstamp'}}",
+                       "{% call tideline.task_insert() %} select key, val from {{ tideline.input('stream.plain_view') }} {% endcall %}",
+                       "inputs = \"stream.plain_view\" is invalid; accepted: tables, or tideline's own outputs "
+                       "({source}.plain_view is a view: its rows have no commit time of their own)"),
     "bad_update": (GOOD_CONFIG, "update {{ this }} set val = 1",
                    "statement 1 = \"update {schema}.bad_update set val = 1\" is invalid; accepted: `delete from {{{{ this }}}} "
                    "[where ...]` or `insert into {{{{ this }}}} [(columns)] select ...`, or the blocks tideline.task_delete() "
@@ -499,6 +519,8 @@ def test_bad_continual_task_settings_are_refused_and_change_nothing(project, dep
     """Every task of BAD_TASKS, in one dbt run: each refused with its own message, nothing written."""
     project.write_source("append_only", APPEND_ONLY, LOADS[0], replace=True)
     project.write_source("anomalies", ANOMALIES, [], replace=True)
+    project.runner.execute(f"create or replace view {project.source_schema}.plain_view as "
+                           f"select * from {project.source_schema}.append_only")
     paths = []
     for name, (config, statement, _) in BAD_TASKS.items():
         paths.append(CONTINUAL / "models" / f"{name}.sql")

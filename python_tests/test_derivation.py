@@ -137,20 +137,32 @@ def test_seed_examples_over_several_runs_equal_the_reference_and_a_rebuild(proje
     project.write_source("transfers", TRANSFERS, [], replace=True)
     models = reference_models()
     loaded: list[dict] = []
+    flagged = models["flagged_transfers"]
     for n, batch in enumerate(BATCHES):
         project.write_source("transfers", TRANSFERS, batch)
         loaded += batch
         now = T0 + dt.timedelta(minutes=60 * (n + 1) + 30)
-        result = run(project, " ".join(SEED_MODELS), now)
+        result = run(project, " ".join(SEED_MODELS) + " flagged_transfers_registers", now)
         for name in SEED_MODELS:
             models[name].run({"transfers": loaded}, now)
             assert_rows_equal(derived_table(project, name, models[name]), models[name].rows(), label=f"{name} after run {n + 1}")
         if not batch:
             assert any("read 0" in line for line in result.tideline_lines), result.tideline_lines
+        # the registers (tideline.derivation_registers): each account's balance, and the frontier of the run that last changed it
+        assert_rows_equal(project.table("flagged_transfers_registers"),
+                          [{"account": k[0], "balance": v["balance"], "changed_at": flagged.changed_at[k]}
+                           for k, v in flagged.registers_by_key.items()], label=f"registers after run {n + 1}")
     incremental = {name: derived_table(project, name, models[name]) for name in SEED_MODELS}
-    run(project, " ".join(SEED_MODELS), now, "--full-refresh")
+    run(project, " ".join(SEED_MODELS) + " flagged_transfers_registers", now, "--full-refresh")
     for name in SEED_MODELS:
         assert_rows_equal(derived_table(project, name, models[name]), incremental[name], label=f"{name} rebuilt")
+    # rebuilt in one run: every register written by it, with the rebuild's one commit time (its
+    # frontier, or just after the last commit time readers saw)
+    rebuilt = project.table("flagged_transfers_registers")
+    assert_rows_equal([{k: v for k, v in r.items() if k != "changed_at"} for r in rebuilt],
+                      [{"account": k[0], "balance": v["balance"]} for k, v in flagged.registers_by_key.items()],
+                      label="registers rebuilt")
+    assert len({r["changed_at"] for r in rebuilt}) == 1 and rebuilt[0]["changed_at"] >= flagged.frontier, rebuilt
     project.assert_formats([f"{name}__tl_data" for name in SEED_MODELS] + ["tl_state"])
 
 
@@ -291,12 +303,12 @@ def reading(id_: int, sensor: str, minutes: int) -> dict:
     return {"reading_id": id_, "sensor": sensor, "load_tstamp": T0 + dt.timedelta(minutes=minutes)}
 
 
-def idle_reference() -> Derivation:
+def idle_reference(clock: bool = False) -> Derivation:
     return Derivation(unique_key=("reading_id",), registers={"last_seen": (None, "last_write_wins")}, transforms=[
         Transform("fromReadings", "readings", order="reading_id", key=lambda r: (r["sensor"],),
-                  update=lambda r: {"last_seen": r["load_tstamp"]}),
+                  update=lambda r: {"last_seen": r["load_tstamp"]}, clock=clock),
         Transform("fromReadingsAnHourLater", "readings", order="reading_id", key=lambda r: (r["sensor"],),
-                  delay=dt.timedelta(hours=1),
+                  delay=dt.timedelta(hours=1), clock=clock,
                   publish=lambda r, reg, prev: [{"reading_id": r["reading_id"], "sensor": r["sensor"],
                                                  "silent_since": r["load_tstamp"]}]
                   if reg["last_seen"] <= r["load_tstamp"] else []),
@@ -304,24 +316,32 @@ def idle_reference() -> Derivation:
 
 
 def test_idle_sensors_with_a_read_delay(project, deps):
-    """s1 reports every 20 minutes and stops after 09:40; s2 keeps reporting. An hour after s1's
-    last reading (once the frontier passes 10:40) it is published as silent since 09:40, and no
-    reading of s2 ever is; a delayed reading is not processed before its time."""
+    """s1 reports every 20 minutes and stops after 09:40; s2 keeps reporting until 12:20, then
+    nothing is loaded. An hour after s1's last reading (once the frontier passes 10:40) it is
+    published as silent since 09:40, and no reading of s2 is while it reports; a delayed reading
+    is not processed before its time. With the readings' load time declared as the loader's
+    clock (idle_sensors_by_clock), s2 too is published as silent an hour after its last
+    reading, in a run that loaded nothing; without it (idle_sensors), the frontier waits at the
+    newest reading. Each run, both models against the reference."""
     project.reset_models()
     project.write_source("readings", READINGS, [], replace=True)
     readings = [reading(i, "s1", m) for i, m in [(1, 0), (2, 20), (3, 40)]]
     readings += [reading(10 + i, "s2", 25 * i) for i in range(9)]
-    reference = idle_reference()
+    references = {"idle_sensors": idle_reference(), "idle_sensors_by_clock": idle_reference(clock=True)}
     loaded: list[dict] = []
-    for until in (30, 70, 110, 150, 200):
+    for until in (30, 70, 110, 150, 200, 260):   # the last run loads nothing: only the clock moved
         batch = [r for r in readings if r not in loaded and r["load_tstamp"] <= T0 + dt.timedelta(minutes=until)]
-        project.write_source("readings", READINGS, batch)
+        if batch:
+            project.write_source("readings", READINGS, batch)
         loaded += batch
         now = T0 + dt.timedelta(minutes=until + 1)
-        run(project, "idle_sensors", now)
-        reference.run({"readings": loaded}, now)
-        assert_rows_equal(derived_table(project, "idle_sensors", reference), reference.rows(), label=f"idle_sensors at {now}")
-    assert [r["reading_id"] for r in reference.rows()] == [3]   # the reference itself: s1 silent since 09:40
+        run(project, " ".join(references), now)
+        for model, reference in references.items():
+            reference.run({"readings": loaded}, now)
+            assert_rows_equal(derived_table(project, model, reference), reference.rows(), label=f"{model} at {now}")
+    # the reference itself: s1 silent since 09:40; by the clock, s2 since 12:20 (reading 18)
+    assert [r["reading_id"] for r in references["idle_sensors"].rows()] == [3]
+    assert sorted(r["reading_id"] for r in references["idle_sensors_by_clock"].rows()) == [3, 18]
 
 
 # ---- crash safety -----------------------------------------------------------------------------
@@ -664,6 +684,10 @@ BAD_MODELS = {
     "bad_merge_field": ("registers={'x': {'type': 'struct<a:double>', 'initial': none, 'reduce': 'merge', 'fields': {'b': 'sum'}}}",
                         [("a", "shuffle=['sender'], update={'x': 'named_struct(\\'a\\', amount)'}")],
                         ": registers.x.fields = \"b\" is invalid; accepted: a field of struct<a:double>: a"),
+    "bad_clock": ("registers={}", [("a", "clock='yes', update=none")],
+                  ", transform a: clock = \"yes\" is invalid; accepted: true (the source's commit column is its writer's clock: a "
+                  "row committed later carries a later time than now, so the frontier reaches now and read delays are released "
+                  "by the clock) or false (the default: the source's newest commit time bounds the frontier)"),
     "bad_read_delay_unit": ("registers={}", [("a", "read_delay='5w', update=none")],
                             ", transform a: read_delay = \"5w\" is invalid; accepted: a whole number and a unit, s, m, h or d "
                             "(30s, 10m, 2h, 1d)"),
@@ -683,7 +707,7 @@ PUBLISHED = {"bad_publish_table": "select id, amount from nowhere",
              "bad_publish_boolean": "select id, amount > 0 as amount from {{ tideline.document() }}"}
 
 # models whose transform publishes (select id, amount from the document, unless PUBLISHED says)
-PUBLISHING = ("bad_read_delay", "bad_priority", "bad_commit_column", "bad_compact_every", "bad_read_delay_unit", "bad_priority_text",
+PUBLISHING = ("bad_read_delay", "bad_clock", "bad_priority", "bad_commit_column", "bad_compact_every", "bad_read_delay_unit", "bad_priority_text",
               "bad_on_definition_change", "bad_compact_every_text", "bad_reduce_on_key", "bad_on_bad_rows")
 
 

@@ -64,7 +64,7 @@ STATEMENTS
     {%- do st.update({'index': loop.index, 'legacy': false, 'columns': st.columns or (columns | list)}) -%}
     {%- do st.update({'has_where': tideline.task_step_text(st, {'INPUT': 'true'}) != ''}) -%}
 {%- endfor -%}
-{%- set settings = {'name': 'fast_task', 'columns': columns.items() | list, 'inputs': [{'name': 'INPUT', 'commit_column': 'load_tstamp'}],
+{%- set settings = {'name': 'fast_task', 'columns': columns.items() | list, 'inputs': [{'name': 'INPUT', 'commit_column': 'load_tstamp', 'columns': ['key', 'val', 'load_tstamp']}],
                     'statements': statements, 'reads_output': true, 'output': this | string, 'deletes': true} -%}
 {%- set step = {'time': 'STEP', 'upto': false} -%}
 {{ tideline.task_step_sql(settings, 'DATA', step, 'r2', {'compact': false, 'read_gen': '0', 'write_gen': '0', 'runs': ['r1']}) }}
@@ -89,6 +89,8 @@ def step_sql(project):
         # the input's relation as ref() resolved it: the example's input view instead
         plain, compacting = (re.sub(rf"[\w`.]*\b{INPUT}\b`?", "fast_step_input", part) for part in compiled.split("-- SPLIT --", 1))
         assert "tideline:step" not in plain and "load_tstamp = timestamp'2025-05-01 10:00:00'" in plain, plain
+        # an input at a step is its own columns (tideline's `_tl_*` of an input that is a tideline output left out)
+        assert f"(select key, val, load_tstamp from fast_step_input where load_tstamp = " in plain, plain
         out[task] = (data, plain, compacting)
     return out
 

@@ -2,8 +2,11 @@
 
 {#- In a statement: the rows input `name` committed at this step. `name` is a model (ref) or
     'source_name.table_name' (source); it must be one of config inputs. Rendered at a step
-    (task_step_text), it is the input's rows with the step's condition on their commit column;
-    in dbt's parse and compile, the input whole. -#}
+    (task_step_text), it is the input's rows with the step's condition on their commit column,
+    and only the input's own columns: an input that is a tideline output leaves out tideline's
+    (`_tl_*`), so `select *` gives what the model shows its readers. The step's entry for the
+    input is {'where': condition, 'columns': its own columns}, or the condition alone (the whole
+    row; the recorded definition's form). In dbt's parse and compile, the input whole. -#}
 {% macro input(name) %}
     {%- set relation = tideline._input_relation(name) -%}
     {%- set step = model.get('tideline_task_step') if model is mapping else none -%}
@@ -15,7 +18,11 @@
     {%- if name not in names -%}
         {{ tideline._task_error(model.name, 'tideline.input', name, "inputs named in config inputs ({})".format(names | join(', '))) }}
     {%- endif -%}
-    {{- return('(select * from {} where {})'.format(relation, step[name] if step is not none else 'true')) -}}
+    {%- set at = step[name] if step is not none else 'true' -%}
+    {%- if at is mapping -%}
+        {{- return('(select {} from {} where {})'.format(at.columns | join(', '), relation, at.where)) -}}
+    {%- endif -%}
+    {{- return('(select * from {} where {})'.format(relation, at)) -}}
 {% endmacro %}
 
 {#- The task's inputs (config inputs: names, or name -> {commit_column}), each an existing
@@ -43,13 +50,16 @@
         {%- endif -%}
         {%- set commit_column = (options.get('commit_column') or '_tl_batch') | lower -%}
         {%- set names = tideline.column_names(found) -%}
-        {%- if found.type == 'view' and not ('_tl_batch' in names and '_tl_run' in names) -%}
+        {%- if found.type == 'view' and '_tl_batch' not in names -%}
             {{ tideline._task_error(model_name, 'inputs', name, "tables, or tideline's own outputs ({} is a view: its rows have no commit time of their own)".format(found)) }}
         {%- endif -%}
         {%- if commit_column not in names -%}
             {{ tideline._task_error(model_name, 'inputs.{}.commit_column'.format(name), commit_column, "a timestamp column of {} ({})".format(found, names | join(', '))) }}
         {%- endif -%}
-        {%- do inputs.append({'name': name, 'source': {'rendered': found | string}, 'commit_column': commit_column, 'delay': 0}) -%}
+        {%- set own = [] -%}
+        {%- for c in names if not c.startswith('_tl_') -%}{%- do own.append('`{}`'.format(c)) -%}{%- endfor -%}
+        {%- do inputs.append({'name': name, 'source': {'rendered': found | string}, 'commit_column': commit_column, 'delay': 0,
+                              'columns': own}) -%}
     {%- endfor -%}
     {{- return(inputs) -}}
 {% endmacro %}

@@ -5,7 +5,8 @@
 {% macro _at_step(settings, st, step, current) %}
     {%- set predicates = {} -%}
     {%- for i in settings.inputs -%}
-        {%- do predicates.update({i.name: '{} {} {}'.format(i.commit_column, '<=' if step.upto else '=', tideline.ts(step.time))}) -%}
+        {%- do predicates.update({i.name: {'where': '{} {} {}'.format(i.commit_column, '<=' if step.upto else '=', tideline.ts(step.time)),
+                                           'columns': i.columns}}) -%}
     {%- endfor -%}
     {{- return(tideline.task_step_text(st, predicates) | replace(settings.output, current)) -}}
 {% endmacro %}

@@ -3,8 +3,9 @@
 {#- The newest committed version, in the data table's part `part` ('row' or 'register') and
     generation `generation`, of each key (`keys`) that `touched` (a CTE of the run's select)
     holds, or of every key (touched none: a compaction's copy): what a run reads of the stored
-    state, only for the keys it touches. -#}
-{% macro _newest_stored(data, part, keys, touched, columns, committed, generation) %}
+    state, only for the keys it touches. `generation_sql`: the generation as a SQL expression
+    instead (a reader's: the live one, tideline.derivation_registers). -#}
+{% macro _newest_stored(data, part, keys, touched, columns, committed, generation, generation_sql=none) %}
     {% set sql %}
         select {{ columns | join(', ') }}
         from (
@@ -16,7 +17,7 @@
             left semi join (select distinct {{ keys | join(', ') }} from {{ touched }}) as touched
                 on {% for k in keys %}d.{{ k }} <=> touched.{{ k }}{{ ' and ' if not loop.last }}{% endfor %}
             {%- endif %}
-            where d.tl_part = '{{ part }}' and d.tl_gen = '{{ generation }}' and d._tl_run in ({{ committed }})
+            where d.tl_part = '{{ part }}' and d.tl_gen = {{ generation_sql or "'{}'".format(generation) }} and d._tl_run in ({{ committed }})
         ) as versions
         where _tl_newest = 1
     {% endset %}

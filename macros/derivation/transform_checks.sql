@@ -21,7 +21,7 @@
 {% endmacro %}
 
 {#- One transform's own settings, checked and normalised in place: source, priority, read
-    delay, update (lower-case registers), shuffle (a list). -#}
+    delay, clock, update (lower-case registers), shuffle (a list). -#}
 {% macro _check_transform(model_name, t, register_names) %}
     {%- if t.source is not mapping -%}
         {{ tideline._derivation_error(model_name, 'source', t.source, "ref('<model>') or source('<source>', '<table>')", t.name) }}
@@ -30,6 +30,9 @@
         {{ tideline._derivation_error(model_name, 'priority', t.priority, "an integer >= 0 (higher goes first among documents at the same time)", t.name) }}
     {%- endif -%}
     {%- do t.update({'delay': tideline._delay_seconds(model_name, t.name, t.read_delay)}) -%}
+    {%- if t.clock is not boolean -%}
+        {{ tideline._derivation_error(model_name, 'clock', t.clock, "true (the source's commit column is its writer's clock: a row committed later carries a later time than now, so the frontier reaches now and read delays are released by the clock) or false (the default: the source's newest commit time bounds the frontier)", t.name) }}
+    {%- endif -%}
     {%- set update = t.updates or {} -%}
     {%- if update is not mapping -%}
         {{ tideline._derivation_error(model_name, 'update', update, "a mapping of register to SQL expression over the source row", t.name) }}

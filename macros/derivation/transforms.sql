@@ -22,14 +22,14 @@
     Everything is checked in derivation_settings(), before any statement is sent. -#}
 
 {% macro transform(name, source=none, shuffle=none, update=none, order_by=none, commit_column='_tl_batch',
-                   read_delay='0s', priority=0) %}
+                   read_delay='0s', priority=0, clock=false) %}
     {%- set publish = caller() if caller is defined else '' -%}
     {%- set spec = {
         'name': name,
         'source': ({'schema': source.schema, 'identifier': source.identifier, 'rendered': source | string}
                    if source is not none and source.identifier is defined else (source | string if source is not none else none)),
         'shuffle': shuffle, 'updates': update, 'order_by': order_by, 'commit_column': commit_column,
-        'read_delay': read_delay, 'priority': priority, 'publish': publish if publish | trim != '' else none,
+        'read_delay': read_delay, 'priority': priority, 'clock': clock, 'publish': publish if publish | trim != '' else none,
     } -%}
     {%- set collector = tideline.model_definitions_collector() -%}
     {%- if collector is not none -%}

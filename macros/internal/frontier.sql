@@ -8,18 +8,20 @@
     A source's newest commit time bounds what it can still receive (commits arrive in
     commit-time order: tideline's _tl_batch always does, a loader's load_tstamp does), so a row
     that arrives later is after F. An empty source does not hold the others back. A feed whose
-    commit column is its writer's clock at the time it writes (clock: true, a channel's change
-    relations) reaches now: whatever it writes later carries a later time, so an idle writer
-    does not hold the others back either.
+    commit column is its writer's clock at the time it writes (clock: true: a channel's change
+    relations, a derivation's transform declared so) reaches now: whatever it writes later
+    carries a later time, so an idle writer does not hold the others back either, and a read
+    delay is released by the clock.
 
-    `feeds`: [{name, source: {rendered}, commit_column, delay (seconds), clock (optional)}]; `state`: {frontier
+    `feeds`: [{name, source: {rendered}, commit_column, delay (seconds), clock (optional),
+    counted (optional, default true: rows without a commit time are counted)}]; `state`: {frontier
     (F_prev or none), watermarks: {feed name: newest commit time it processed}}. One query;
     returns {'frontier', 'documents': {feed: rows up to F}, 'steps': [distinct commit times up
     to F, oldest first] (with_steps only), 'unplaced': {feed: rows whose commit time is null}}.
 
     A row without a commit time is after no frontier, so no run ever reads it: each run counts
     them (the run line warns, the state records them as rows_without_load_time), for every feed
-    but a writer's clock and tideline's own tables (_tl_batch is never null), in the same scan
+    but those with counted false and tideline's own tables (_tl_batch is never null), in the same scan
     that finds the newest commit time: `c > watermark or c is null` still skips the files whose
     statistics hold neither (parquet's, Delta's and Iceberg's null counts), so the count costs
     no more reads than the watermark's filter, not the history. -#}
@@ -27,12 +29,12 @@
     {% set sql %}
         with newest as (
             {%- for t in feeds %}
-            {%- set counted = not t.get('clock') and t.commit_column != '_tl_batch' %}
-            {%- if t.get('clock') %}
+            {%- set counted = t.get('counted', true) and t.commit_column != '_tl_batch' %}
+            {%- if t.get('clock') and not counted %}
             select {{ loop.index0 }} as i, '{{ t.name }}' as feed, {{ tideline.ts(tideline.now()) }} as reaches, 0 as unplaced
             {%- else %}
             select {{ loop.index0 }} as i, '{{ t.name }}' as feed,
-                greatest({{ tideline.ts(state.watermarks.get(t.name)) }}, max({{ t.commit_column }})) + interval {{ t.delay }} seconds as reaches,
+                {% if t.get('clock') %}{{ tideline.ts(tideline.now()) }}{% else %}greatest({{ tideline.ts(state.watermarks.get(t.name)) }}, max({{ t.commit_column }})) + interval {{ t.delay }} seconds{% endif %} as reaches,
                 {{ 'count_if({} is null)'.format(t.commit_column) if counted else '0' }} as unplaced
             from {{ t.source.rendered }}
             {%- if state.watermarks.get(t.name) %}

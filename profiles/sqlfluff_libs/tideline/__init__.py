@@ -18,6 +18,8 @@ def _macro(name):
             return "_tl_document"
         if name == "input":  # a continual task's input at the step: a relation
             return "_tl_input"
+        if name == "derivation_registers":  # a derivation's registers: a relation
+            return "_tl_registers"
         if name in ("filtered_events", "source_events", "events_this_run"):
             return name
         if name.startswith("attribute_view_"):  # a model generated from an attribute view: a select
