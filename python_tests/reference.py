@@ -71,6 +71,7 @@ class Pipeline:
         self.skipped: dict[dt.date, int] = {}
         self.aggregate_built = False
         self.windows: list[tuple] = []
+        self.counts: list[dict] = []                   # per run: what its run row records
 
     def run(self, rows: Iterable[dict], now: dt.datetime, settings: Settings | None = None) -> None:
         s = settings or self.s
@@ -95,6 +96,11 @@ class Pipeline:
                 continue
             if r["event_id"] not in first or _rank(r) < _rank(first[r["event_id"]]):
                 first[r["event_id"]] = r
+        first_in_window = {eid: r for eid, r in first.items() if eid not in earlier_ids}
+        without_id = sum(1 for r in window if r["event_id"] is None)
+        without_time = sum(1 for r in first_in_window.values() if r["derived_tstamp"] is None)
+        self.counts.append({"rows_read": len(window), "duplicates_dropped": len(window) - without_id - len(first_in_window),
+                            "rows_rejected": without_id + without_time})
         new = [
             dict(r, _batch=upper) for eid, r in first.items()
             if eid not in earlier_ids and r["derived_tstamp"] is not None and r["derived_tstamp"] >= start

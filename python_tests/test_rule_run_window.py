@@ -8,7 +8,8 @@ markers replaced: the write's select). They are rendered once per setting by dbt
 --inline`, no run) and then run in this process's SparkSession on a small source table holding
 a random set of loads: event ids loaded once or again (in the window, before it within and
 beyond the dedupe lookback, after now), events late for their date, before the start date, of
-another app, without an id or a time. The limits, the rows read, each date's new and late rows
+another app, without an id or a time. The limits, the rows read, the duplicates dropped and the
+rows rejected (the run row's counts), each date's new and late rows
 and the kept rows (event, load time, date, batch) must equal what reference.Pipeline computes
 for one run from the same watermark.
 
@@ -48,13 +49,14 @@ TEMPLATE = """
 -- @@ window {{ name }}
 with {{ tideline.run_window_ctes(lower) }}
 select 'limits' as kind, cast(lower_limit as string) as at, cast(upper_limit as string) as upper_at,
-       cast(null as bigint) as new_rows, cast(null as bigint) as late_rows
+       cast(null as bigint) as new_rows, cast(null as bigint) as late_rows, cast(null as bigint) as other
 from limits
 union all
-select 'date', cast(event_date as string), null, sum(new_rows), sum(late_rows)
+select 'date', cast(event_date as string), null, sum(new_rows), sum(late_rows), null
 from window_events where event_date is not null group by event_date
 union all
-select 'read', null, null, coalesce(sum(rows_read), 0), null from window_events
+select 'read', null, null, rows_read, rows_without_id + without_time, rows_read - events - rows_without_id
+from (select {{ tideline.window_totals_sql() }} from window_events) as totals
 -- @@ rows {{ name }}
 select event_id, cast(load_tstamp as string) as load_tstamp, cast(event_date as string) as event_date,
        cast(_tl_batch as string) as batch
@@ -129,13 +131,15 @@ def expected(case: dict, rows: list[dict]) -> dict:
     pipeline.watermark = case["watermark"]
     pipeline.run(rows, NOW)
     lower, upper, read = pipeline.windows[-1]
+    run_row = pipeline.counts[-1]
     dates: dict[str, list[int]] = {}
     for r in pipeline.filtered.values():
         counts = dates.setdefault(str(r["derived_tstamp"].date()), [0, 0])
         counts[0] += 1
         counts[1] += r["load_tstamp"].date() > r["derived_tstamp"].date()
     kept = sorted((r["event_id"], r["load_tstamp"], str(r["derived_tstamp"].date()), upper) for r in pipeline.filtered.values())
-    return {"lower": lower, "upper": upper, "read": read, "dates": dates, "kept": kept}
+    return {"lower": lower, "upper": upper, "read": read, "dates": dates, "kept": kept,
+            "rejected": run_row["rows_rejected"], "duplicates": run_row["duplicates_dropped"]}
 
 
 def rendering(case: dict) -> str:
@@ -157,17 +161,18 @@ def with_watermark(sql: str, case: dict) -> str:
 def read_window(project, sqls: dict, case: dict) -> dict:
     name = rendering(case)
     parse = dt.datetime.fromisoformat
-    rows = [dict(zip(("kind", "at", "upper_at", "new_rows", "late_rows"), r))
+    rows = [dict(zip(("kind", "at", "upper_at", "new_rows", "late_rows", "other"), r))
             for r in project.rows(with_watermark(sqls[f"window {name}"], case))]
     limits = [r for r in rows if r["kind"] == "limits"]
     assert len(limits) == 1, rows
+    totals = [r for r in rows if r["kind"] == "read"][0]
     upper = parse(limits[0]["upper_at"])
     kept_sql = with_watermark(sqls[f"rows {name}"], case).replace("__UPPER_DATE__", f"{upper:%Y-%m-%d}") \
         .replace("__UPPER__", sql_literal(upper))
     kept = sorted((r[0], r[1], r[2], parse(r[3])) for r in project.rows(kept_sql))
     return {
         "lower": parse(limits[0]["at"]), "upper": upper,
-        "read": [r["new_rows"] for r in rows if r["kind"] == "read"][0],
+        "read": totals["new_rows"], "rejected": totals["late_rows"], "duplicates": totals["other"],
         "dates": {r["at"]: [r["new_rows"], r["late_rows"]] for r in rows if r["kind"] == "date"},
         "kept": [(e, parse(t), d, b) for e, t, d, b in kept],
     }

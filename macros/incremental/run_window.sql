@@ -29,26 +29,28 @@
 {#- The CTEs that read one run window of the source, shared by the decide query of
     tl_filtered_events and that of a daily aggregate over source_events():
       limits        the run limits (limits_sql) and the load checks;
-      copies_by_id  one row per event_id of the window's copies: its first copy in
-                    first_copy_order() (min of a struct that starts with first_copy_columns():
-                    the copy events_this_run() ranks first), and how many of its copies, and
-                    the newest, the window holds;
-      loaded_before the event_ids loaded before the window (within the dedupe lookback, as
-                    events_this_run() reads them): their ids alone, whose window copies lose;
+      copies_by_id  one row per event_id with a copy in the window: its first copy among the
+                    window's copies and those loaded before it within the dedupe lookback (as
+                    events_this_run() reads them), the min of a struct that starts with
+                    first_copy_columns() (the copy events_this_run() ranks first: a copy loaded
+                    before the window has the earlier load_tstamp, so the window's copies of an
+                    id already loaded lose), with what the run needs of it judged row by row
+                    (in the window, usable and wanted, its event date); and how many of the id's
+                    copies, and the newest, the window holds;
       window_events what the run counts of each event_id, in the columns the decide queries
                     sum (window_event_columns): the event's date and 1 in new_rows when the
                     window keeps it (a first copy of the window, usable and wanted, as
                     source_events() keeps it), late_rows when it was loaded after its date, the
                     first load time, and its share of the run's counts (window_totals_sql). One
                     row of nulls more, so that the totals exist for an empty window too.
-    The decide queries aggregate window_events once, by event date and in total (grouping sets):
-    one grouping of the window by event_id and one aggregation serve the dates and the counts,
-    where ranking the copies and counting dates and totals apart made twice the Spark jobs. -#}
+    One scan of the source's range and one grouping by event_id serve the ids loaded before and
+    the window's copies: the window's copies grouped apart and joined with the earlier loads'
+    ids read the range twice and shuffled it three times. The decide queries aggregate
+    window_events once, by event date and in total (grouping sets). -#}
 {% macro run_window_ctes(lower) %}
     {%- set upper_sql = tideline.window_upper_sql(lower) -%}
-    {%- set order = tideline.first_copy_columns() -%}
-    {%- set others = tideline.required_source_columns().keys() | reject('in', order + ['event_id']) | list -%}
     {%- set markers = tideline._run_window_markers() -%}
+    {%- set in_window = tideline.with_run_window(markers[1], lower, upper_sql, tideline.now()[:10]) -%}
         limits as (
             {{ tideline.limits_sql(lower) }}
         ),
@@ -56,43 +58,42 @@
         copies_by_id as (
             select
                 event_id,
-                min(struct({{ (order + others) | join(', ') }})) as first_copy,
-                count(*) as window_copies,
-                max(load_tstamp) as newest_load
+                min(struct(
+                    {{ tideline.first_copy_columns() | join(', ') }},
+                    {{ in_window }} as in_window,
+                    {{ tideline.usable_event_predicate() }}
+                        and {{ tideline.filtered_events_predicate() }} as wanted,
+                    derived_tstamp is null as without_time,
+                    load_date
+                )) as first_copy,
+                count_if({{ in_window }}) as window_copies,
+                max(case when {{ in_window }} then load_tstamp end) as newest_load
             from {{ source('tideline', 'events') }}
-            where {{ tideline.with_run_window('{} and {}'.format(markers[0], markers[1]), lower, upper_sql, tideline.now()[:10]) }}
+            where {{ tideline.with_run_window(markers[0], lower, upper_sql, tideline.now()[:10]) }}
             group by event_id
-        ),
-
-        loaded_before as (
-            select distinct event_id
-            from {{ source('tideline', 'events') }}
-            where {{ tideline.with_run_window('{} and not ({})'.format(markers[0], markers[1]), lower, upper_sql, tideline.now()[:10]) }}
         ),
 
         window_events as (
             select
-                case when kept then to_date(derived_tstamp) end as event_date,
+                case when kept then to_date(first_copy.derived_tstamp) end as event_date,
                 case when kept then 1 else 0 end as new_rows,
-                case when kept and load_date > to_date(derived_tstamp) then 1 else 0 end as late_rows,
-                case when kept then load_tstamp end as first_load,
+                case when kept and first_copy.load_date > to_date(first_copy.derived_tstamp) then 1 else 0 end as late_rows,
+                case when kept then first_copy.load_tstamp end as first_load,
                 window_copies as rows_read,
                 case when event_id is null then window_copies else 0 end as rows_without_id,
                 newest_load,
                 case when first_in_window then 1 else 0 end as events,
-                case when first_in_window and derived_tstamp is null then 1 else 0 end as without_time
+                case when first_in_window and first_copy.without_time then 1 else 0 end as without_time
             from (
                 select
                     *,
-                    first_in_window
-                        and {{ tideline.usable_event_predicate() }}
-                        and {{ tideline.filtered_events_predicate() }} as kept
+                    first_in_window and first_copy.wanted as kept
                 from (
                     select
-                        copies_by_id.event_id, window_copies, newest_load, first_copy.*,
-                        copies_by_id.event_id is not null and loaded_before.event_id is null as first_in_window
+                        event_id, window_copies, newest_load, first_copy,
+                        event_id is not null and first_copy.in_window as first_in_window
                     from copies_by_id
-                    left join loaded_before on copies_by_id.event_id = loaded_before.event_id
+                    where window_copies > 0
                 ) as first_copies
             ) as judged
             union all
