@@ -511,7 +511,8 @@ BAD_TASKS = {
     "bad_columns_empty": ("columns={}, inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}", GOOD_BLOCK, "columns = {{}}"),
     "bad_on_bad_rows": (GOOD_CONFIG + ", on_bad_rows=true", GOOD_BLOCK,
                         "on_bad_rows = true is invalid; accepted: warn (the default: bad rows are counted in the run line and the "
-                        "state, and the run goes on) or fail (a run that finds a bad row is refused, naming it)"),
+                        "state, and the run goes on) or fail (a run that finds a bad row is refused, naming it) "
+                        "or quarantine (as warn, and each bad row is listed once in the table <model>__tl_quarantine with the reason)"),
 }
 
 
@@ -537,30 +538,44 @@ def test_bad_continual_task_settings_are_refused_and_change_nothing(project, dep
             path.unlink()
 
 
-def test_input_rows_without_a_commit_time_are_counted_and_never_read(project, deps):
-    """An input row loaded without a load_tstamp with each of two loads: no step reads it (a row
+def test_input_rows_without_a_commit_time_are_counted_never_read_and_quarantined(project, deps):
+    """Input rows loaded without a load_tstamp with each of two loads (the second load brings a
+    copy of the first's as well), under on_bad_rows='quarantine': no step reads them (a row
     without a commit time is after no frontier), every run's line warns with the count, the
     input, its source and its commit column, and the run's last step row records it in the
-    state (rows_without_load_time); the output holds exactly the rows with a time."""
+    state (rows_without_load_time), as the default 'warn' does; the output holds exactly the
+    rows with a time. The quarantine table lists each such row once, with its input, the reason
+    and the now of the run that found it: the second run adds the new row and the second copy,
+    not the row the first run listed."""
     name = "tmp_without_commit_time"
     path = CONTINUAL / "models" / f"{name}.sql"
-    path.write_text(f"{{{{ config(materialized='continual_task', {GOOD_CONFIG}) }}}}\n{GOOD_BLOCK}\n")
+    path.write_text(f"{{{{ config(materialized='continual_task', on_bad_rows='quarantine', {GOOD_CONFIG}) }}}}\n{GOOD_BLOCK}\n")
+    untimed = [[{"key": 99, "val": -1, "load_tstamp": None}],
+               [{"key": 98, "val": -1, "load_tstamp": None}, {"key": 99, "val": -1, "load_tstamp": None}]]
     try:
         project.write_source("append_only", APPEND_ONLY, [], replace=True)
         project.write_source("anomalies", ANOMALIES, [], replace=True)
         timed: list[dict] = []
+        reason = f"no commit time ({project.source_schema}.append_only.load_tstamp is null): no run reads it"
+        listed = []
         for n in range(2):
             rows = [kv(10 * n + 1, n, 10 * n), kv(10 * n + 2, n, 10 * n + 5)]
-            project.write_source("append_only", APPEND_ONLY, rows + [{"key": 99 - n, "val": -1, "load_tstamp": None}])
+            project.write_source("append_only", APPEND_ONLY, rows + untimed[n])
             timed += rows
             result = run(project, name, at(10 * n + 8))
             assert_rows_equal(output(project, name), [{"key": r["key"], "val": r["val"]} for r in timed], label=f"{name} after run {n + 1}")
-            warning = (f"WARNING: source rows without a commit time (never read): stream.append_only {n + 1} "
+            count = [1, 3][n]
+            warning = (f"WARNING: source rows without a commit time (never read): stream.append_only {count} "
                        f"({project.source_schema}.append_only.load_tstamp)")
             assert [line for line in result.tideline_lines if warning in line], result.tideline_lines
             newest = project.rows(f"select rows_without_load_time from {project.fresh('tl_state')} "
                                   f"where model = '{name}' and kind = 'run' order by batch desc limit 1")
-            assert newest == [(n + 1,)], newest
+            assert newest == [(count,)], newest
+            listed += [{"feed": "stream.append_only", "reason": reason, "found_row": found, "copy_number": copy, "run_now": at(10 * n + 8)}
+                       for found, copy in [[('{"key":99,"val":-1}', 1)], [('{"key":98,"val":-1}', 1), ('{"key":99,"val":-1}', 2)]][n]]
+            quarantined = project.table(f"{name}__tl_quarantine")
+            assert all(r.pop("_tl_run") for r in quarantined), quarantined
+            assert_rows_equal(quarantined, listed, label=f"the quarantine after run {n + 1}")
     finally:
         path.unlink()
 

@@ -6,6 +6,7 @@ documents one by one in commit order, as the seed describes Flow's runtime."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from pathlib import Path
 
@@ -192,39 +193,59 @@ def test_source_rows_without_a_commit_time_are_counted_and_never_read(project, d
     assert recorded == [("run", 1), ("transform", 1), ("run", 2), ("transform", 2)], recorded
 
 
-def test_rows_under_a_null_unique_key_are_kept_counted_and_warned(project, deps):
-    """Transfers without a sender, in two runs and a third run without one: sender_totals keeps
-    them under the null key, reduced within and across runs as any other key (it equals the
-    reference, whose null key is a key like the others); each run that wrote that key warns with
-    the count of such rows (one: the run reduces per key) and records it in its state row
-    (rows_rejected); the run without one neither warns nor counts."""
+def test_rows_under_a_null_unique_key_are_kept_counted_warned_and_quarantined(project, deps):
+    """Transfers without a sender, in two runs and a third run without one, under
+    on_bad_rows='quarantine' (sender_totals as the model sender_totals_quarantined): the
+    derivation keeps them under the null key, reduced within and across runs as any other key
+    (it equals the reference, whose null key is a key like the others), as the default 'warn'
+    does; each run that wrote that key warns with the count of such rows (one: the run reduces
+    per key) and records it in its state row (rows_rejected); the run without one neither warns
+    nor counts. The quarantine table lists each published version of the null key once: the
+    reduced row with its commit time, the reason and the run's now."""
     project.reset_models()
     project.write_source("transfers", TRANSFERS, [], replace=True)
+    name = "sender_totals_quarantined"
+    path = DERIVATION / "models" / f"{name}.sql"
+    text = (DERIVATION / "models" / "sender_totals.sql").read_text()
+    path.write_text(text.replace("materialized='derivation',", "materialized='derivation', on_bad_rows='quarantine',", 1))
     reference = reference_models()["sender_totals"]
     batches = [BATCHES[0] + [transfer(90, None, "bob", 5, 20)],
                BATCHES[1] + [transfer(91, None, "eve", 7, 75), transfer(92, None, "bob", 1, 75)],
                BATCHES[3]]
     loaded: list[dict] = []
     counts = []
-    for n, batch in enumerate(batches):
-        project.write_source("transfers", TRANSFERS, batch)
-        loaded += batch
-        now = T0 + dt.timedelta(minutes=[60, 120, 180][n] + 30)
-        result = run(project, "sender_totals", now)
-        reference.run({"transfers": loaded}, now)
-        assert_rows_equal(derived_table(project, "sender_totals", reference), reference.rows(), label=f"sender_totals after run {n + 1}")
-        nulls = 1 if any(t["sender"] is None for t in batch) else 0
-        counts.append(nulls)
-        warned = [line for line in result.tideline_lines if "WARNING: rows written under a unique_key (sender) with a null" in line]
-        if nulls:
-            assert [line for line in warned if line.endswith(
-                "with a null: 1 (kept, reduced under that key as any other)")], result.tideline_lines
-        else:
-            assert not warned, result.tideline_lines
-    assert any(r["sender"] is None and r["total"] == 13.0 for r in reference.rows()), reference.rows()
-    recorded = project.rows(f"select rows_rejected from {project.fresh('tl_state')} "
-                            "where model = 'sender_totals' and kind = 'run' order by batch")
-    assert [r[0] for r in recorded] == counts, recorded
+    listed = []
+    try:
+        for n, batch in enumerate(batches):
+            project.write_source("transfers", TRANSFERS, batch)
+            loaded += batch
+            now = T0 + dt.timedelta(minutes=[60, 120, 180][n] + 30)
+            result = run(project, name, now)
+            reference.run({"transfers": loaded}, now)
+            rows = derived_table(project, name, reference)
+            assert_rows_equal(rows, reference.rows(), label=f"{name} after run {n + 1}")
+            nulls = 1 if any(t["sender"] is None for t in batch) else 0
+            counts.append(nulls)
+            warned = [line for line in result.tideline_lines if "WARNING: rows written under a unique_key (sender) with a null" in line]
+            if nulls:
+                assert [line for line in warned if line.endswith(
+                    "with a null: 1 (kept, reduced under that key as any other)")], result.tideline_lines
+                columns = [c for c in project.runner.columns(f"select * from {project.fresh(name)}") if c not in ("sender", "_tl_run")]
+                published = project.rows(f"select to_json(struct({', '.join(columns)})) from {project.fresh(name)} where sender is null")
+                listed.append({"feed": "publish", "reason": "a null in the unique_key (sender)", "found_row": published[0][0],
+                               "copy_number": 1, "run_now": now})
+            else:
+                assert not warned, result.tideline_lines
+            quarantined = project.table(f"{name}__tl_quarantine")
+            assert all(r.pop("_tl_run") for r in quarantined), quarantined
+            assert_rows_equal(quarantined, listed, label=f"the quarantine after run {n + 1}")
+        assert any(r["sender"] is None and r["total"] == 13.0 for r in reference.rows()), reference.rows()
+        assert [json.loads(r["found_row"])["total"] for r in listed] == [5.0, 13.0], listed
+        recorded = project.rows(f"select rows_rejected from {project.fresh('tl_state')} "
+                                f"where model = '{name}' and kind = 'run' order by batch")
+        assert [r[0] for r in recorded] == counts, recorded
+    finally:
+        path.unlink()
 
 
 STRICT_FIRST_RUN = T0 + dt.timedelta(minutes=90)
@@ -614,7 +635,8 @@ BAD_MODELS = {
                         "compact_every, derived_columns, file_format, on_bad_rows, on_definition_change, reduce, registers, unique_key"),
     "bad_on_bad_rows": ("registers={}, on_bad_rows='drop'", [("a", "update=none")],
                         ": on_bad_rows = \"drop\" is invalid; accepted: warn (the default: bad rows are counted in the run line "
-                        "and the state, and the run goes on) or fail (a run that finds a bad row is refused, naming it)"),
+                        "and the state, and the run goes on) or fail (a run that finds a bad row is refused, naming it) "
+                        "or quarantine (as warn, and each bad row is listed once in the table <model>__tl_quarantine with the reason)"),
     "bad_compact_every": ("registers={}, compact_every=0", [("a", "update=none")], ": compact_every = 0 is invalid; accepted: an integer >= 1 (runs between compactions)"),
     "bad_commit_column": ("registers={}", [("a", "commit_column='created_at'")],
                           ", transform a: commit_column = \"created_at\" is invalid; accepted: a timestamp column of "

@@ -3,12 +3,14 @@
 {#- on_bad_rows: 'warn' (the default: every run counts them in its line and its state rows and
     goes on; a source row without a commit time is never read, a derivation's row under a null
     unique_key is kept under that key) or 'fail' (a run that finds any refuses, naming them, before
-    it commits; source rows without a commit time before it writes anything). Anything else is
-    refused. -#}
+    it commits; source rows without a commit time before it writes anything) or 'quarantine' (as
+    'warn', and each such row is listed once in the model's quarantine table with the reason:
+    quarantine.sql). Anything else is refused. -#}
 {% macro on_bad_rows_setting(kind, model_name) %}
     {{- return(tideline.choice_setting(kind, model_name, 'on_bad_rows', [
         {'value': 'warn', 'means': 'bad rows are counted in the run line and the state, and the run goes on'},
-        {'value': 'fail', 'means': 'a run that finds a bad row is refused, naming it'}])) -}}
+        {'value': 'fail', 'means': 'a run that finds a bad row is refused, naming it'},
+        {'value': 'quarantine', 'means': 'as warn, and each bad row is listed once in the table <model>__tl_quarantine with the reason'}])) -}}
 {% endmacro %}
 
 {#- Under on_bad_rows='fail', a run whose sources hold rows without a commit time (the frontier

@@ -43,7 +43,8 @@
 {% endmacro %}
 
 {#- Of a model that never committed a run: its view (a view of its name) and its tables in its
-    file_format (a channel's items table; the data table slots of the others), those that exist,
+    file_format (a channel's items table; the data table slots and the quarantine table of the
+    others), those that exist,
     dropped and named in the log. `listed` caches
     the names each schema holds ({'views <schema>' or 'tables <schema>': [names]}). -#}
 {% macro _drop_never_committed(node, listed) %}
@@ -55,7 +56,7 @@
     {%- endif -%}
     {%- set format = tideline.node_file_format(node.name) -%}
     {%- set tables = [tideline.stored_relation(tideline.channel_items_relation(view), format)] if node.config.materialized == 'channel'
-                     else tideline.data_table_slots(view, format) -%}
+                     else tideline.data_table_slots(view, format) + [tideline.quarantine_relation(view, format)] -%}
     {%- for slot in tables -%}
         {%- if slot.identifier | lower in tideline._names_in_schema('tables', slot.schema, listed) -%}
             {%- do tideline.exec('drop table if exists {}'.format(slot)) -%}

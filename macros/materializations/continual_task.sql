@@ -36,6 +36,7 @@
     {%- do tideline.check_definition('continual task', settings.name, state.definition, settings.definition, settings.on_definition_change, rebuild) -%}
     {%- set frontier = tideline.commit_frontier(settings.inputs, {'frontier': none, 'watermarks': {}} if rebuild else state, with_steps=true) -%}
     {%- do tideline.refuse_unplaced_rows('continual task', settings, settings.inputs, frontier) -%}
+    {%- do tideline.quarantine_unplaced_rows(settings, settings.inputs, frontier, view) -%}
     {%- set steps = tideline.task_steps(settings, state, frontier, rebuild) -%}
     {%- if steps | selectattr('data') | list or rebuild or tables.live is none -%}{%- do tideline.check_task_statements(settings) -%}{%- endif -%}
 

@@ -40,6 +40,7 @@
                                      settings.on_definition_change, rebuild, additions=['transform ']) -%}
     {%- set frontier = tideline.commit_frontier(settings.transforms, state) -%}
     {%- do tideline.refuse_unplaced_rows('derivation', settings, settings.transforms, frontier) -%}
+    {%- do tideline.quarantine_unplaced_rows(settings, settings.transforms, frontier, view) -%}
     {%- set documents = frontier.documents.values() | sum -%}
     {#- the SQL handed to the transforms, planned against the sources before the first write of a
         run that writes (a run with documents, a first build, a rebuild) -#}
@@ -65,6 +66,7 @@
     {%- endif -%}
     {%- set null_keys = tideline.count_null_keys(settings, data, plan) if documents > 0 else 0 -%}
     {%- do tideline.refuse_null_keys(settings, data, plan, null_keys) -%}
+    {%- do tideline.quarantine_null_keys(settings, data, plan, null_keys, view) -%}
     {%- if documents > 0 or rebuild -%}
         {#- a rebuild's commit replaces the model's state (in a new table, from generation 0; beside
             the old table, under the pending key until the swap) -#}
