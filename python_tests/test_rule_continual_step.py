@@ -4,8 +4,10 @@ A continual task's step is one select (macros/continual_task/step_sql.sql: `task
 the output's live rows before the step (its data table: inserted rows of committed runs, less
 those a committed run deleted) and the input's rows committed at the step's time: the rows it
 deletes and the rows it inserts, or, in a compacting step, the whole output after the step.
-Here the seed's upsert (a delete, then an insert) and the running totals (an insert that reads
-`{{ this }}`) are declared as statement blocks, their statements rendered by tideline's own
+Here the seed's upsert (a delete, then an insert), the same upsert with two statements that read
+no input (a constant insert, a delete of negative values: they write nothing, as a Materialize
+task reacts to its inputs only) and the running totals (an insert that reads `{{ this }}`) are
+declared as statement blocks, their statements rendered by tideline's own
 task_step_text (each tideline.input() standing for the step's rows), compiled once by dbt into
 the step's select for a plain and a compacting step, then run in this process's SparkSession on
 random tiny tables (temporary views): an output of any rows (keys repeated or not), an input with rows at the step's
@@ -49,6 +51,14 @@ TASKS = {
     group by s.key
 {% endcall %}
 """),
+    # the upsert with two statements that read no input, which write nothing (as in Materialize):
+    # a constant row, and a delete of the output's negative values
+    "upsert_inputless": ("{'key': 'int', 'val': 'int'}", """
+{% call tideline.task_insert() %} select 99 as key, 99 as val {% endcall %}
+{% call tideline.task_delete() %} key in (select key from {{ tideline.input('INPUT') }}) {% endcall %}
+{% call tideline.task_delete() %} val < 0 {% endcall %}
+{% call tideline.task_insert() %} select key, max(val) as val from {{ tideline.input('INPUT') }} group by key {% endcall %}
+"""),
 }
 # One step's select of a task, plain and compacting, split by a marker line (when dbt executes:
 # its parse has no config inputs yet).
@@ -62,7 +72,9 @@ STATEMENTS
 {%- set columns = COLUMNS -%}
 {%- for st in statements -%}
     {%- do st.update({'index': loop.index, 'legacy': false, 'columns': st.columns or (columns | list)}) -%}
-    {%- do st.update({'has_where': tideline.task_step_text(st, {'INPUT': 'true'}) != ''}) -%}
+    {%- set probe = tideline.task_input_probe(['INPUT']) -%}
+    {%- set text = tideline.task_step_text(st, probe) -%}
+    {%- do st.update({'has_where': text != '', 'reads_input': probe.values() | select('in', text) | list | length > 0}) -%}
 {%- endfor -%}
 {%- set settings = {'name': 'fast_task', 'columns': columns.items() | list, 'inputs': [{'name': 'INPUT', 'commit_column': 'load_tstamp', 'columns': ['key', 'val', 'load_tstamp']}],
                     'statements': statements, 'reads_output': true, 'output': this | string, 'deletes': true} -%}
@@ -72,7 +84,7 @@ STATEMENTS
 {{ tideline.task_step_sql(settings, 'DATA', step, 'r2', {'compact': true, 'read_gen': '0', 'write_gen': '1', 'runs': ['r1']}) }}
 {%- endif -%}
 """
-COLUMNS = {"upsert": ["key", "val"], "running_totals": ["key", "total", "loaded_at"]}
+COLUMNS = {"upsert": ["key", "val"], "upsert_inputless": ["key", "val"], "running_totals": ["key", "total", "loaded_at"]}
 TYPES = {"key": "int", "val": "int", "total": "bigint", "loaded_at": "timestamp"}
 
 
@@ -98,7 +110,7 @@ def step_sql(project):
 def output_rows(task: str, draws: list[tuple[int, int]]) -> list[dict]:
     """The output before the step: each drawn (key, value) a row; running totals get distinct
     load times (the newest total of a key is then one row)."""
-    if task == "upsert":
+    if task != "running_totals":
         return [{"key": k, "val": v} for k, v in draws]
     return [{"key": k, "total": v, "loaded_at": STEP - dt.timedelta(hours=2, minutes=i)} for i, (k, v) in enumerate(draws)]
 
@@ -145,6 +157,6 @@ def test_a_step_gives_the_output_the_reference_step_gives(project, step_sql, cas
         assert deleted <= {f"r1|{i}" for i in range(len(before))}, got
         after = [r for i, r in enumerate(before) if f"r1|{i}" not in deleted] + \
                 [dict(zip(columns, r[:len(columns)])) for r in got if r[-1] == "insert"]
-    step = upsert if task == "upsert" else running_totals
+    step = running_totals if task == "running_totals" else upsert
     expected = step(before, [r for r in inputs if r["load_tstamp"] == STEP], {})
     assert rows_equal(after, expected), f"{task}: {after} != {expected}"

@@ -39,7 +39,9 @@
 
 {#- The task's statements, in order, as data: {'kind' (delete or insert), 'columns' (an insert's
     output columns, in its select's order), 'index', 'body' (the block) or 'legacy', 'has_where'
-    (a delete's condition), 'reads_output' (a delete, or {{ this }} in the statement)}. Each is
+    (a delete's condition), 'reads_output' (a delete, or {{ this }} in the statement),
+    'reads_input' (tideline.input() in the statement: one that reads no input writes nothing,
+    task_input_probe)}. Each is
     checked: its columns, its inputs (tideline.input() refuses a name not in config inputs when
     the statement is rendered here, before anything is written). -#}
 {% macro _task_statements(model_name, output, declared, inputs) %}
@@ -53,8 +55,7 @@
         {{ tideline._task_error(model_name, 'statements', '', "at least one tideline.task_delete() or tideline.task_insert() block") }}
     {%- endif -%}
     {%- set names = declared | map('first') | list -%}
-    {%- set probe = {} -%}
-    {%- for i in inputs -%}{%- do probe.update({i.name: 'true'}) -%}{%- endfor -%}
+    {%- set probe = tideline.task_input_probe(inputs | map(attribute='name') | list) -%}
     {%- for st in statements -%}
         {%- set setting = 'statement {}'.format(loop.index) -%}
         {%- if st.columns is not none and (st.columns is string or st.columns is mapping or st.columns is not iterable) -%}
@@ -66,7 +67,26 @@
         {%- endfor -%}
         {%- do st.update({'index': loop.index, 'columns': listed, 'legacy': st.get('legacy', false)}) -%}
         {%- set text = tideline.task_step_text(st, probe) -%}
-        {%- do st.update({'has_where': text != '', 'reads_output': st.kind == 'delete' or (output | string) in text}) -%}
+        {%- do st.update({'has_where': text != '', 'reads_output': st.kind == 'delete' or (output | string) in text,
+                          'reads_input': probe.values() | select('in', text) | list | length > 0}) -%}
     {%- endfor -%}
     {{- return(statements) -}}
+{% endmacro %}
+
+{#- What tideline.input() gives each of `names` when a statement is rendered to be looked at, not
+    run: a condition that holds, marked with the input's name, so that the text shows which
+    inputs the statement reads. A statement that reads none writes nothing: Materialize's task
+    produces output only in response to changes in its inputs, and such a statement's result
+    never changes with them (step_sql.sql). -#}
+{% macro task_input_probe(names) %}
+    {%- set probe = {} -%}
+    {%- for name in names -%}{%- do probe.update({name: '/* tideline: input {} */ true'.format(name)}) -%}{%- endfor -%}
+    {{- return(probe) -}}
+{% endmacro %}
+
+{#- The run line's note of the statements that read no input ('' when every one reads one). -#}
+{% macro task_inputless_note(settings) %}
+    {%- set indexes = settings.statements | rejectattr('reads_input') | map(attribute='index') | map('string') | list -%}
+    {%- if not indexes -%}{{ return('') }}{%- endif -%}
+    {{- return(", NOTE: statement {} reads no input and writes nothing (a task reacts to its inputs only)".format(indexes | join(', '))) -}}
 {% endmacro %}

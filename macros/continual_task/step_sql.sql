@@ -25,8 +25,14 @@
     {{- return(out | join(', ')) -}}
 {% endmacro %}
 
+{#- No rows, in the columns of the output as a step's CTEs carry it. -#}
+{% macro _no_output_rows(settings) %}
+        select {% for c in settings.columns %}cast(null as {{ c[1] }}) as {{ c[0] }}, {% endfor %}cast(null as string) as _tl_row, cast(null as timestamp) as _tl_batch
+        where false
+{%- endmacro %}
+
 {#- One step's select: the statements in order, each over the output as the previous one left
-    it (cur_<n>), then what the step changes: deletions of rows that were there before it, and
+    it (cur_<n>; a statement that reads no input leaves it as it was), then what the step changes: deletions of rows that were there before it, and
     the rows it inserted that are still there (in a task without a delete statement, every row
     it inserted); or, in a compacting step (plan.compact), the whole output after the step,
     into the next generation. -#}
@@ -38,13 +44,24 @@
         {%- if settings.reads_output %}
         {{ tideline.task_live_rows_sql(settings, data, ['_tl_row', '_tl_batch'], plan.read_gen, plan.get('runs')) }}
         {%- else %}
-        select {% for c in settings.columns %}cast(null as {{ c[1] }}) as {{ c[0] }}, {% endfor %}cast(null as string) as _tl_row, cast(null as timestamp) as _tl_batch
-        where false
+        {{ tideline._no_output_rows(settings) }}
         {%- endif %}
     ),
     {%- for st in settings.statements %}
     {%- set before = 'cur_{}'.format(loop.index0) %}
-    {%- if st.kind == 'delete' %}
+    {%- if not st.get('reads_input', true) %}
+
+    -- statement {{ loop.index }} reads no input: it writes nothing
+    {%- if st.kind == 'insert' %}
+    ins_{{ loop.index }} as (
+        {{ tideline._no_output_rows(settings) }}
+    ),
+    {%- endif %}
+
+    cur_{{ loop.index }} as (
+        select * from {{ before }}
+    ){{ ',' if not loop.last }}
+    {%- elif st.kind == 'delete' %}
 
     -- statement {{ loop.index }}: delete
     cur_{{ loop.index }} as (

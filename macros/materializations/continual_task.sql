@@ -60,8 +60,8 @@
         {%- do tideline.run_task_steps(settings, data, state, frontier, steps, rebuild) -%}
     {%- endif -%}
     {%- set since = " (after {})".format(state.frontier) if state.frontier and not rebuild else " (first run)" if not state.creation else " (replayed from {})".format(state.creation) -%}
-    {{ log("tideline {}: {} steps up to {}{}, {} input rows{}".format(settings.name, steps | length, frontier.frontier, since, frontier.documents.values() | sum,
-        tideline.unplaced_rows_warning(settings.inputs, frontier)), info=true) }}
+    {{ log("tideline {}: {} steps up to {}{}, {} input rows{}{}".format(settings.name, steps | length, frontier.frontier, since, frontier.documents.values() | sum,
+        tideline.unplaced_rows_warning(settings.inputs, frontier), tideline.task_inputless_note(settings)), info=true) }}
     {%- do tideline.store_main('tideline: {} steps'.format(steps | length)) -%}
     {{ run_hooks(post_hooks) }}
 
