@@ -137,6 +137,10 @@ def test_a_reference_change_alone_adds_nothing_and_revises_nothing(project, deps
     task.run(orders + more, at(40), {"customers": {1: "platinum", 2: "silver"}})
     assert_rows_equal(output(project, "orders_enriched"), task.output)
     assert {r["order_id"]: r["tier"] for r in task.output} == {1: "gold", 2: "silver", 3: "platinum"}
+    # the model declares no columns: they are its select's, with the types Spark planned
+    described = project.rows(f"describe {project.relation('orders_enriched')}")
+    assert [(r[0], r[1]) for r in described] == [("order_id", "bigint"), ("customer_id", "bigint"), ("amount", "double"),
+                                                  ("tier", "string"), ("_tl_batch", "timestamp")]
 
 
 # The seed's upsert in the legacy form of tideline 0.1 (plain statements separated by `;`), which
@@ -411,8 +415,31 @@ GOOD_CONFIG = "columns={'key': 'int', 'val': 'int'}, inputs={'stream.append_only
 GOOD_INSERT = "insert into {{ this }} select key, val from {{ tideline.input('stream.append_only') }}"
 GOOD_BLOCK = "{% call tideline.task_insert() %} select key, val from {{ tideline.input('stream.append_only') }} {% endcall %}"
 BAD_TASKS = {
-    "bad_no_columns": ("inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}", GOOD_INSERT,
-                       "columns = null is invalid; accepted: a mapping of column name to Spark type, e.g. {{'key': 'int', 'val': 'int'}}"),
+    # config columns left out: the output's columns are inferred from the first insert, unless...
+    "bad_no_columns": ("inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}",
+                       GOOD_INSERT + " where key not in (select key from {{ this }})",
+                       "columns = null is invalid; accepted: a mapping of column name to Spark type, e.g. {{'key': 'int', 'val': 'int'}}: "
+                       "required when a statement reads the output ({{{{ this }}}}, statement 1)"),
+    "bad_no_columns_no_insert": ("inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}",
+                                 "{% call tideline.task_delete() %} key > 3 {% endcall %}",
+                                 "columns = null is invalid; accepted: a mapping of column name to Spark type, e.g. "
+                                 "{{'key': 'int', 'val': 'int'}}: required for a task without an insert"),
+    "bad_no_columns_unnamed": ("inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}",
+                               "{% call tideline.task_delete() %} key > 3 {% endcall %}\n{% call tideline.task_insert() %} "
+                               "select key, max(val) from {{ tideline.input('stream.append_only') }} group by key {% endcall %}",
+                               "statement 2 column 2 = \"max(val)\" is invalid; accepted: a distinct column name of letters, digits "
+                               "and underscores, not starting with _tl_ (name the select's column with `as`), or config columns"),
+    "bad_no_columns_untyped": ("inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}",
+                               "{% call tideline.task_insert() %} select key, null as val from "
+                               "{{ tideline.input('stream.append_only') }} {% endcall %}",
+                               "statement 1 column val = \"void\" is invalid; accepted: a column of a type (a bare null has none: "
+                               "cast it, e.g. cast(null as int)), or config columns"),
+    "bad_no_columns_unplanned": ("inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}",
+                                 "{% call tideline.task_insert() %} select kye from {{ tideline.input('stream.append_only') }} {% endcall %}",
+                                 "statement 1 = \"select kye from (select * from {source}.append_only where true)\" is invalid; accepted: "
+                                 "a select Spark can plan over the task's inputs (its columns are the output's: config columns is left "
+                                 "out); Spark says: [UNRESOLVED_COLUMN.WITH_SUGGESTION] A column or function parameter with name `kye` "
+                                 "cannot be resolved."),
     "bad_config_name": (GOOD_CONFIG + ", snapshto=false", GOOD_INSERT,
                         "config snapshto is not a config of materialized='continual_task' (did you mean snapshot?); its configs: "
                         "columns, compact_every, file_format, inputs, on_bad_rows, on_definition_change, snapshot"),

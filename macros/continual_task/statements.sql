@@ -17,15 +17,18 @@
 {#- The task's settings, checked before anything is written: the first error stops the run,
     naming the model and the setting. -#}
 {% macro continual_task_settings(model_name, output) %}
-    {#- output columns -#}
-    {%- set declared = tideline.declared_columns('continual task', model_name, 'columns', config.get('columns'), "{'key': 'int', 'val': 'int'}") -%}
+    {#- output columns: declared, or (config columns left out) inferred from the inserts below -#}
+    {%- set given = config.get('columns') -%}
+    {%- set declared = none if given is none else tideline.declared_columns('continual task', model_name, 'columns', given, "{'key': 'int', 'val': 'int'}") -%}
     {%- set snapshot = config.get('snapshot', true) -%}
     {%- if snapshot is not boolean -%}
         {{ tideline._task_error(model_name, 'snapshot', snapshot, "true (the first run passes the inputs' existing rows through the task) or false") }}
     {%- endif -%}
 
     {%- set inputs = tideline._task_inputs(model_name) -%}
-    {%- set statements = tideline._task_statements(model_name, output, declared, inputs) -%}
+    {%- set collected = tideline.collected_task_statements(model_name, output) -%}
+    {%- if declared is none -%}{%- set declared = tideline.inferred_task_columns(model_name, output, inputs, collected) -%}{%- endif -%}
+    {%- set statements = tideline._task_statements(model_name, output, declared, inputs, collected) -%}
     {#- only deletions leave rows the output no longer shows: a task with a delete compacts -#}
     {%- set compact_every = tideline.compact_every_setting(model_name, tideline._task_error) -%}
     {%- set on_definition_change = tideline.on_definition_change_setting('continual task', model_name) -%}
@@ -41,19 +44,10 @@
     output columns, in its select's order), 'index', 'body' (the block) or 'legacy', 'has_where'
     (a delete's condition), 'reads_output' (a delete, or {{ this }} in the statement),
     'reads_input' (tideline.input() in the statement: one that reads no input writes nothing,
-    task_input_probe)}. Each is
+    task_input_probe)}, from the statements as collected_task_statements found them. Each is
     checked: its columns, its inputs (tideline.input() refuses a name not in config inputs when
     the statement is rendered here, before anything is written). -#}
-{% macro _task_statements(model_name, output, declared, inputs) %}
-    {%- set found = tideline.collect_model_definitions() -%}
-    {%- set outside = modules.re.sub('--[^\n]*|/\*.*?\*/|\s+', '', found.rest, flags=modules.re.S) -%}
-    {%- if found.definitions and outside -%}
-        {{ tideline._task_error(model_name, 'statements', found.rest | trim | truncate(80, true, ''), "tideline.task_delete() and tideline.task_insert() blocks and comments only (or, without blocks, plain statements separated by `;`)") }}
-    {%- endif -%}
-    {%- set statements = found.definitions if found.definitions else tideline.legacy_task_statements(model_name, found.rest, output) -%}
-    {%- if not statements -%}
-        {{ tideline._task_error(model_name, 'statements', '', "at least one tideline.task_delete() or tideline.task_insert() block") }}
-    {%- endif -%}
+{% macro _task_statements(model_name, output, declared, inputs, statements) %}
     {%- set names = declared | map('first') | list -%}
     {%- set probe = tideline.task_input_probe(inputs | map(attribute='name') | list) -%}
     {%- for st in statements -%}

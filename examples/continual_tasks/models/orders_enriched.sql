@@ -1,7 +1,8 @@
 -- A stream-table join: each order with its customer's tier as it was when the order was
--- committed; a change to a customer alone adds nothing and revises nothing.
+-- committed; a change to a customer alone adds nothing and revises nothing. The output's columns
+-- are the select's (order_id bigint, customer_id bigint, amount double, tier string): no
+-- statement reads the output, so config columns may be left out.
 {{ config(materialized='continual_task',
-          columns={'order_id': 'bigint', 'customer_id': 'bigint', 'amount': 'double', 'tier': 'string'},
           inputs={'stream.orders': {'commit_column': 'load_tstamp'}}) }}
 
 {% call tideline.task_insert() %}
