@@ -1,6 +1,7 @@
 """An independent reference for derivations: plain Python, document by document, as the seed
 describes Flow's runtime. Documents are taken in tideline's documented order (commit time +
-read delay, order column, higher priority, transform name); each one's update is reduced into
+read delay, order column, higher priority, transform name, then the row's values in its column
+order: by_values); each one's update is reduced into
 the register of its key, then its publish lambda sees the register after and before, and each
 published row is reduced into the derived table by its unique key.
 
@@ -19,6 +20,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 Row = dict[str, Any]
+
+
+def by_values(row: Row) -> tuple:
+    """The last key of the order of documents committed together (docs/derivations.md, "The
+    order"): the row's values in its column order (a row's dict keeps the source's column order),
+    each as its type compares, nulls first; a map (a dict) by its JSON."""
+    return tuple((value is not None, json.dumps(value, default=str) if isinstance(value, dict) else value)
+                 for value in row.values())
 
 
 @dataclass
@@ -122,7 +131,7 @@ class Derivation:
                 if at <= frontier and i not in done:
                     done.add(i)
                     documents.append(((at, row[t.order] if t.order else None, -t.priority, t.name,
-                                       json.dumps(row, default=str, sort_keys=True)), t, row))
+                                       by_values(row)), t, row))
         documents.sort(key=lambda d: d[0])
         for _, t, row in documents:
             self.process(t, row)

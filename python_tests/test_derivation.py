@@ -85,7 +85,7 @@ def reference_models() -> dict[str, Derivation]:
     }
     return {
         "last_large_send": Derivation(unique_key=("sender",), transforms=[Transform(
-            "fromTransfers", "transfers", order="id",
+            "fromTransfers", "transfers",
             publish=lambda r, reg, prev: [copy_of(r)] if r["amount"] > 100 else [])]),
         "balances": Derivation(unique_key=("account",), reduce={"balance": "sum"}, transforms=[Transform(
             "fromTransfers", "transfers", order="id",
@@ -124,7 +124,10 @@ BATCHES = [
     [],
     [transfer(6, "alice", "bob", 30, 130), transfer(7, "alice", "carol", 150, 140), transfer(8, "dave", "alice", 500, 150),
      transfer(9, "carol", "dave", 101, 150)],
-    [transfer(10, "alice", "bob", 75, 200), transfer(11, "bob", "alice", 120, 200)],
+    # alice's two large transfers committed together: ids 99 and 100, so that the order by value
+    # (last_large_send has no order_by) and an order by text ("100" before "99") disagree
+    [transfer(10, "alice", "bob", 75, 200), transfer(11, "bob", "alice", 120, 200), transfer(100, "alice", "carol", 130, 200),
+     transfer(99, "alice", "dave", 110, 200)],
 ]
 SEED_MODELS = ["last_large_send", "balances", "first_send", "flagged_transfers", "account_activity", "sender_totals"]
 
@@ -154,6 +157,8 @@ def test_seed_examples_over_several_runs_equal_the_reference_and_a_rebuild(proje
                           [{"account": k[0], "balance": v["balance"], "changed_at": flagged.changed_at[k]}
                            for k, v in flagged.registers_by_key.items()], label=f"registers after run {n + 1}")
     incremental = {name: derived_table(project, name, models[name]) for name in SEED_MODELS}
+    # alice's last large send: id 100 after 99, committed together, ordered by value
+    assert {r["sender"]: r["id"] for r in incremental["last_large_send"]}["alice"] == 100, incremental["last_large_send"]
     run(project, " ".join(SEED_MODELS) + " flagged_transfers_registers", now, "--full-refresh")
     for name in SEED_MODELS:
         assert_rows_equal(derived_table(project, name, models[name]), incremental[name], label=f"{name} rebuilt")

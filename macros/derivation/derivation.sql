@@ -9,7 +9,9 @@
       3. the transform's order_by column (rows committed together);
       4. higher priority first;
       5. the transform's name;
-      6. the row itself (its JSON) and, for identical rows, their number: a total order.
+      6. the row's values, column by column in the source's column order, each compared as its
+         type compares (10 after 9; a map by its JSON), nulls first (document_order.sql), and
+         for identical rows their number: a total order, never a text rendering of the row.
     For each document in that order its update is reduced into the register of its shuffle key,
     then its publish lambda sees the register before (_previous) and after (_register).
 

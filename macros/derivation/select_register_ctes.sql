@@ -1,6 +1,7 @@
 {#- Derivations: the run's select, one CTE group per helper (derivation_select_sql). -#}
 
-{#- Each transform's new source rows (src_<i>), each with its position in the run's order. -#}
+{#- Each transform's new source rows (src_<i>), each with its position in the run's order
+    (derivation.sql, THE ORDER; rows committed together by their values: document_order.sql). -#}
 {% macro _derivation_sources_ctes(settings, state, frontier) %}
     {%- for t in settings.transforms %}
     {%- set watermark = state.watermarks.get(t.name) %}
@@ -14,7 +15,7 @@
                 'ord', cast({% if t.order_by %}s.{{ t.order_by }}{% else %}null{% endif %} as {{ settings.order_type }}),
                 'priority', {{ -(t.priority | int) }},
                 'transform', '{{ t.name }}',
-                'row', s._tl_row,
+                'row', dense_rank() over (partition by s.{{ t.commit_column }} order by {{ tideline._document_value_order(t, 's') | join(', ') }}),
                 'dup', row_number() over (partition by s._tl_row order by s._tl_row)
             ) as _tl_pos
         from (
