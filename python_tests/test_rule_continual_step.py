@@ -74,7 +74,7 @@ STATEMENTS
     {%- do st.update({'index': loop.index, 'legacy': false, 'columns': st.columns or (columns | list)}) -%}
     {%- set probe = tideline.task_input_probe(['INPUT']) -%}
     {%- set text = tideline.task_step_text(st, probe) -%}
-    {%- do st.update({'has_where': text != '', 'reads_input': probe.values() | select('in', text) | list | length > 0}) -%}
+    {%- do st.update({'has_where': text != '', 'reads_input': tideline.task_reads_input(text, probe)}) -%}
 {%- endfor -%}
 {%- set settings = {'name': 'fast_task', 'columns': columns.items() | list, 'inputs': [{'name': 'INPUT', 'commit_column': 'load_tstamp', 'columns': ['key', 'val', 'load_tstamp']}],
                     'statements': statements, 'reads_output': true, 'output': this | string, 'deletes': true} -%}
