@@ -605,6 +605,15 @@ BAD_MODELS = {
     "bad_strategy": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'average'}}",
                      [("a", "shuffle=['sender'], update={'balance': 'amount'}")], ": registers.balance.reduce = \"average\" is invalid; accepted: sum, min, max, "
                      "first_write_wins, last_write_wins, append, set, or merge (a struct, with a strategy per field)"),
+    # Flow's reduction annotations ({strategy: ...}) are accepted as Flow writes them, but not a key
+    "bad_flow_key": ("registers={'top': {'type': 'double', 'initial': 0, 'reduce': {'strategy': 'maximize', 'key': ['/amount']}}}",
+                     [("a", "shuffle=['sender'], update={'top': 'amount'}")],
+                     ": registers.top.reduce.key = [\"/amount\"] is invalid; accepted: no key: minimize and maximize by a key are "
+                     "not built; reduce the compared field with min or max (a struct compares field by field, in order)"),
+    "bad_flow_annotation": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': {'stratgy': 'sum'}}}",
+                            [("a", "shuffle=['sender'], update={'balance': 'amount'}")],
+                            ": registers.balance.reduce.stratgy = \"sum\" is invalid; accepted: a key of registers.balance.reduce: "
+                            "key, strategy (did you mean strategy?)"),
     "bad_register_key": ("registers={'balance': {'type': 'double', 'intial': 0, 'reduce': 'sum'}}",
                          [("a", "shuffle=['sender'], update={'balance': 'amount'}")],
                          ": registers.balance.intial = 0 is invalid; accepted: a key of registers.balance: fields, initial, "

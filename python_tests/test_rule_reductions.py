@@ -4,7 +4,8 @@ A derivation run folds each key's new updates into its stored register with wind
 (macros/derivation/fold.sql: `_fold`, which looks up each strategy's fold by name, and `_exposed` for what a reader of the register
 sees). Here the registers of every strategy (sum with and without an initial value, min, max,
 last_write_wins, first_write_wins, append, set, and merge with a sum, a max, a default
-last_write_wins and a first_write_wins field) are declared through tideline's own
+last_write_wins and a first_write_wins field; several again as Flow writes its reduction
+annotations, `{strategy: minimize}`) are declared through tideline's own
 `_reduction` (the spec the derivation's settings build), rendered once by dbt into one select
 over a small table (a key, its documents in order, the stored register and each document's
 update), then run in this process's SparkSession on random keys: some never written before,
@@ -37,7 +38,24 @@ REGISTERS = {
     "seen": ("array<int>", "set", None, None),
     "merged": ("struct<a:int,b:int,c:int,d:int>", "merge", {"a": "sum", "b": "max", "d": "first_write_wins"},
                {"a": 1, "c": 9, "d": 4}),
+    # the same strategies as Flow writes its reduction annotations: {strategy: <Flow's name>}
+    "flow_total": ("int", {"strategy": "sum"}, None, 5),
+    "flow_low": ("int", {"strategy": "minimize"}, None, None),
+    "flow_high": ("int", {"strategy": "maximize"}, None, 0),
+    "flow_latest": ("int", {"strategy": "lastWriteWins"}, None, 7),
+    "flow_log": ("array<int>", {"strategy": "append"}, None, [1]),
+    "flow_merged": ("struct<a:int,b:int,c:int,d:int>", {"strategy": "merge"},
+                    {"a": {"strategy": "sum"}, "b": {"strategy": "maximize"}, "d": {"strategy": "firstWriteWins"}},
+                    {"a": 1, "c": 9, "d": 4}),
 }
+FLOW_NAMES = {"minimize": "min", "maximize": "max", "firstWriteWins": "first_write_wins", "lastWriteWins": "last_write_wins"}
+
+
+def strategy_name(strategy) -> str:
+    """tideline's name of a strategy given as a name or as Flow's annotation {strategy: ...}."""
+    name = strategy["strategy"] if isinstance(strategy, dict) else strategy
+    return FLOW_NAMES.get(name, name)
+
 FIELDS = ("a", "b", "c", "d")
 TEMPLATE = """
 {%- set registers = REGISTERS -%}
@@ -92,8 +110,9 @@ cases = st.lists(keys, min_size=1, max_size=4)
 def reference_registers() -> dict:
     out = {}
     for name, (type_, strategy, fields, initial) in REGISTERS.items():
+        strategy = strategy_name(strategy)
         if strategy == "merge":
-            strategy = {f: (fields or {}).get(f, "last_write_wins") for f in FIELDS}
+            strategy = {f: strategy_name((fields or {}).get(f, "last_write_wins")) for f in FIELDS}
         out[name] = (initial, strategy)
     return out
 

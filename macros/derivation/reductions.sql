@@ -1,10 +1,20 @@
 {#- Derivations: the reduction strategies of registers and derived columns. -#}
 
-{#- The reduction strategies, with Flow's names accepted as synonyms. -#}
+{#- The reduction strategies, with Flow's names accepted as synonyms, written as a name or as
+    Flow writes a reduction annotation, {strategy: <name>}. Flow's `key` (minimize or maximize an
+    object by some of its fields) is refused: not built. -#}
 {% macro _strategy(model_name, setting, value, transform_name=none) %}
+    {%- if value is mapping -%}
+        {%- do tideline.refuse_unknown_keys(tideline._derivation_error, model_name, setting, value, ['key', 'strategy']) -%}
+        {%- if 'key' in value -%}
+            {{ tideline._derivation_error(model_name, '{}.key'.format(setting), value.key,
+                "no key: minimize and maximize by a key are not built; reduce the compared field with min or max (a struct compares field by field, in order)") }}
+        {%- endif -%}
+        {%- set value = value.get('strategy') -%}
+    {%- endif -%}
     {%- set synonyms = {'minimize': 'min', 'maximize': 'max', 'firstWriteWins': 'first_write_wins',
                         'lastWriteWins': 'last_write_wins'} -%}
-    {%- set strategy = synonyms.get(value, value) -%}
+    {%- set strategy = synonyms.get(value, value) if value is string else value -%}
     {%- if strategy not in ['sum', 'min', 'max', 'first_write_wins', 'last_write_wins', 'append', 'set', 'merge'] -%}
         {{ tideline._derivation_error(model_name, setting, value,
             "sum, min, max, first_write_wins, last_write_wins, append, set, or merge (a struct, with a strategy per field)") }}

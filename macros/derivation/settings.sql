@@ -52,10 +52,14 @@
         {%- if (name | lower) not in (derived | map('first') | list) or (name | lower) in unique_key -%}
             {{ tideline._derivation_error(model_name, 'reduce', name, "a column of derived_columns that is not part of unique_key") }}
         {%- endif -%}
-        {%- if strategy is mapping -%}
+        {#- tideline's {reduce, fields}, or Flow's annotation {strategy} (with fields for a merge) -#}
+        {%- set flow = strategy is mapping and 'strategy' in strategy -%}
+        {%- if strategy is mapping and not flow -%}
             {%- do tideline.refuse_unknown_keys(tideline._derivation_error, model_name, 'reduce.{}'.format(name), strategy, ['reduce', 'fields']) -%}
         {%- endif -%}
-        {%- set s = strategy if strategy is mapping else {'reduce': strategy} -%}
+        {%- set annotation = {} -%}
+        {%- for key, value in (strategy.items() if flow else []) if key != 'fields' -%}{%- do annotation.update({key: value}) -%}{%- endfor -%}
+        {%- set s = {'reduce': annotation, 'fields': strategy.get('fields')} if flow else strategy if strategy is mapping else {'reduce': strategy} -%}
         {%- do reductions.update({name | lower: tideline._reduction(model_name, 'reduce.{}'.format(name), s.get('reduce'), columns[name], s.get('fields'))}) -%}
     {%- endfor -%}
     {{- return(reductions) -}}

@@ -1,10 +1,12 @@
 -- The seed's balances: accumulate in the table. Each transfer publishes a debit of the
--- sender and a credit of the recipient, and `balance: sum` reduces them into the stored row.
+-- sender and a credit of the recipient, and `balance: sum` reduces them into the stored row. The
+-- reduction is written as Flow writes its annotation, `reduce: {strategy: sum}` (tideline's
+-- short form, `'balance': 'sum'`, is the same).
 {{ config(
     materialized='derivation',
     unique_key='account',
     derived_columns={'account': 'string', 'balance': 'double'},
-    reduce={'balance': 'sum'},
+    reduce={'balance': {'strategy': 'sum'}},
 ) }}
 
 {% call tideline.transform('fromTransfers', source=source('bank', 'transfers'), commit_column='load_tstamp', order_by='id') %}
