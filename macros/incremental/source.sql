@@ -26,7 +26,7 @@
     {%- if not execute -%}{{ return('') }}{%- endif -%}
     {%- set node = graph.sources.values() | selectattr('package_name', 'equalto', 'tideline')
         | selectattr('source_name', 'equalto', 'tideline') | selectattr('name', 'equalto', 'events') | first -%}
-    {%- if node is undefined or not tideline._reads_source(node.unique_id) -%}{{ return('') }}{%- endif -%}
+    {%- if node is undefined or not tideline._reads_source(node.unique_id) or not tideline.events_pipeline_in_use() -%}{{ return('') }}{%- endif -%}
     {%- set relation = api.Relation.create(database=none, schema=node.schema, identifier=node.identifier) -%}
     {%- set found = dict(tideline.source_column_types(relation)) -%}
     {%- if not found -%}
