@@ -11,9 +11,14 @@
 {% endmacro %}
 
 {#- The source's column names, for a model that reads it (events_this_run); refuses a missing
-    table with the hint, so that `dbt compile` before any load says what to do too. -#}
+    table with the hint, so that `dbt compile` before any load says what to do too, except in a
+    project that does not use the pipeline (events_pipeline_in_use), where tl_filtered_events
+    renders over the required columns and its materialization builds a placeholder. -#}
 {% macro source_columns(relation) %}
     {%- set columns = tideline.source_column_types(relation) | map('first') | list -%}
+    {%- if not columns and not tideline.events_pipeline_in_use() -%}
+        {{- return(tideline.required_source_columns().keys() | list) -}}
+    {%- endif -%}
     {%- if not columns -%}
         {{ exceptions.raise_compiler_error("tideline: the events source {} does not exist. {}".format(relation, tideline.load_events_hint())) }}
     {%- endif -%}
