@@ -36,12 +36,12 @@
     {%- endfor -%}
     {%- set first = [] -%}
     {%- for st in statements -%}
-        {%- if st.kind == 'insert' and not first -%}{%- do first.append([st, 'statement {}'.format(loop.index)]) -%}{%- endif -%}
+        {%- if st.kind == 'insert' and not first -%}{%- do first.append({'st': st, 'setting': 'statement {}'.format(loop.index)}) -%}{%- endif -%}
     {%- endfor -%}
     {%- if not first -%}
         {{ tideline._task_error(model_name, 'columns', none, "a mapping of column name to Spark type, e.g. {}: required for a task without an insert".format(example)) }}
     {%- endif -%}
-    {%- set st, setting = first[0][0], first[0][1] -%}
+    {%- set st, setting = first[0].st, first[0].setting -%}
     {%- set nothing = {} -%}
     {%- for i in inputs -%}{%- do nothing.update({i.name: {'where': 'false', 'columns': i.columns}}) -%}{%- endfor -%}
     {%- set text = tideline.task_step_text(st, nothing) -%}
