@@ -1,7 +1,8 @@
 """An independent reference for continual tasks: plain Python, step by step, as the seed
 describes Materialize's continual tasks. Each distinct input commit time up to the frontier is
 one step; at a step the task's statements see the input's rows committed at that time,
-references as they are when the step runs, and the output through the previous step plus what
+references as they are when the step runs (or, a kept history, as of the step's time: the
+step gets it as references["as_of"]), and the output through the previous step plus what
 the earlier statements of the step changed. The first run's frontier is the creation time:
 with snapshot, the inputs' rows up to it are one step at it; without, they are never seen.
 """
@@ -37,11 +38,11 @@ class Task:
             self.creation = frontier
             before = [r for r in rows if r[self.commit] <= frontier]
             if self.snapshot and before:
-                self.output = self.step(self.output, before, references)
+                self.output = self.step(self.output, before, {**references, "as_of": frontier})
         else:
             times = sorted({r[self.commit] for r in rows if self.frontier < r[self.commit] <= frontier})
             for t in times:
-                self.output = self.step(self.output, [r for r in rows if r[self.commit] == t], references)
+                self.output = self.step(self.output, [r for r in rows if r[self.commit] == t], {**references, "as_of": t})
         self.frontier = frontier
 
 
@@ -57,6 +58,16 @@ def audit_log(output: list[Row], changes: list[Row], references: dict) -> list[R
 
 def orders_enriched(output: list[Row], changes: list[Row], references: dict) -> list[Row]:
     tiers = references.get("customers", {})
+    return output + [{"order_id": r["order_id"], "customer_id": r["customer_id"], "amount": r["amount"],
+                      "tier": tiers.get(r["customer_id"])} for r in changes]
+
+
+def orders_as_of(output: list[Row], changes: list[Row], references: dict) -> list[Row]:
+    """orders_enriched over a kept history of tiers (rows customer_id, tier, valid_from): each
+    customer's tier is its newest row valid at the step's time."""
+    valid = sorted((r for r in references.get("customer_tiers", []) if r["valid_from"] <= references["as_of"]),
+                   key=lambda r: r["valid_from"])
+    tiers = {r["customer_id"]: r["tier"] for r in valid}
     return output + [{"order_id": r["order_id"], "customer_id": r["customer_id"], "amount": r["amount"],
                       "tier": tiers.get(r["customer_id"])} for r in changes]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from harness import ICEBERG_CATALOG, CrashPoints, Project, assert_rows_equal, end_to_end_property, project_copy, run_cuts, unfit_accepted
-from reference_continual import Task, audit_log, orders_enriched, running_totals, upsert
+from reference_continual import Task, audit_log, orders_as_of, orders_enriched, running_totals, upsert
 
 CONTINUAL = Path(__file__).parent.parent / "examples" / "continual_tasks"
 T0 = dt.datetime(2025, 5, 1, 8, 0)
@@ -141,6 +141,54 @@ def test_a_reference_change_alone_adds_nothing_and_revises_nothing(project, deps
     described = project.rows(f"describe {project.relation('orders_enriched')}")
     assert [(r[0], r[1]) for r in described] == [("order_id", "bigint"), ("customer_id", "bigint"), ("amount", "double"),
                                                   ("tier", "string"), ("_tl_batch", "timestamp")]
+
+
+TIERS = "customer_id bigint, tier string, valid_from timestamp"
+# the kept history of tiers: customer 1 gold, then platinum from 00:25; customer 2 silver, then
+# bronze from 00:45; customer 3 from 00:55 only
+TIER_HISTORY = [(1, "gold", at(0)), (2, "silver", at(0)), (1, "platinum", at(25)), (2, "bronze", at(45)), (3, "gold", at(55))]
+# orders committed at 00:10, 00:30, 00:50 and 00:60: each step sees the tiers valid at its time
+ORDER_COMMITS = [
+    [{"order_id": 1, "customer_id": 1, "amount": 10.0, "load_tstamp": at(10)},
+     {"order_id": 2, "customer_id": 2, "amount": 20.0, "load_tstamp": at(10)}],
+    [{"order_id": 3, "customer_id": 1, "amount": 30.0, "load_tstamp": at(30)}],
+    [{"order_id": 4, "customer_id": 2, "amount": 40.0, "load_tstamp": at(50)},
+     {"order_id": 5, "customer_id": 3, "amount": 50.0, "load_tstamp": at(50)}],
+    [{"order_id": 6, "customer_id": 3, "amount": 60.0, "load_tstamp": at(60)}],
+]
+
+
+def test_a_reference_read_as_of_each_step_gives_the_same_rows_in_one_run_or_one_run_per_commit(project, deps):
+    """Issue 35, item 8: orders_as_of joins each order with the tier its customer had at the
+    order's commit time, from a kept history (config references, valid_from). Three commits
+    processed by one run, the same commits by one run each, and a --full-refresh replay give the
+    same table, equal to the reference; the tier history is all written before the first run,
+    so a read of it as it is (orders_enriched's) would give every order the newest tier."""
+    history = [{"customer_id": c, "tier": t, "valid_from": v} for c, t, v in TIER_HISTORY]
+    expected_tiers = {1: "gold", 2: "silver", 3: "platinum", 4: "bronze", 5: None, 6: "gold"}
+    for runs in ("one run", "one run per commit"):
+        project.reset_models()
+        project.write_source("customer_tiers", TIERS, TIER_HISTORY, replace=True)
+        project.write_source("orders", ORDERS, ORDER_COMMITS[0], replace=True)
+        task = Task(orders_as_of)
+        references = {"customer_tiers": history}
+        run(project, "orders_as_of", at(15))
+        task.run(ORDER_COMMITS[0], at(15), references)
+        done = list(ORDER_COMMITS[0])
+        for commit in ORDER_COMMITS[1:]:
+            project.write_source("orders", ORDERS, commit)
+            done += commit
+            if runs == "one run per commit":
+                now = commit[0]["load_tstamp"] + dt.timedelta(minutes=5)
+                run(project, "orders_as_of", now)
+                task.run(done, now, references)
+        if runs == "one run":
+            run(project, "orders_as_of", at(70))
+            task.run(done, at(70), references)
+        assert {r["order_id"]: r["tier"] for r in task.output} == expected_tiers
+        assert_rows_equal(output(project, "orders_as_of"), task.output, label=runs)
+        run(project, "orders_as_of", at(80), "--full-refresh")
+        assert_rows_equal(output(project, "orders_as_of"), task.output, label=f"{runs}, then a replay")
 
 
 # The seed's upsert in the legacy form of tideline 0.1 (plain statements separated by `;`), which
@@ -442,7 +490,7 @@ BAD_TASKS = {
                                  "cannot be resolved."),
     "bad_config_name": (GOOD_CONFIG + ", snapshto=false", GOOD_INSERT,
                         "config snapshto is not a config of materialized='continual_task' (did you mean snapshot?); its configs: "
-                        "columns, compact_every, file_format, inputs, on_bad_rows, on_definition_change, snapshot"),
+                        "columns, compact_every, file_format, inputs, on_bad_rows, on_definition_change, references, snapshot"),
     "bad_input_key": ("columns={'key': 'int', 'val': 'int'}, inputs={'stream.append_only': {'comit_column': 'load_tstamp'}}",
                       GOOD_INSERT, "inputs.stream.append_only.comit_column = \"load_tstamp\" is invalid; accepted: a key of "
                       "inputs.stream.append_only: commit_column (did you mean commit_column?)"),
@@ -528,6 +576,28 @@ BAD_TASKS = {
                             "statement 1 = \"select key, val from (select * from {source}.append_only where true) group by key\" "
                             "is invalid; accepted: a select Spark can plan over the task's inputs and its output (key, val); Spark "
                             "says: [MISSING_AGGREGATION] "),
+    # references read as of each step (references.sql)
+    "bad_reference_list": (GOOD_CONFIG + ", references=['stream.anomalies']", GOOD_BLOCK,
+                           "references = [\"stream.anomalies\"] is invalid; accepted: a mapping of reference name (a model, or "
+                           "'source.table') to {{valid_from: column, key: column or list}}, e.g. {{'stream.customer_tiers': "
+                           "{{'valid_from': 'valid_from', 'key': 'customer_id'}}}}"),
+    "bad_reference_key_name": (GOOD_CONFIG + ", references={'stream.anomalies': {'valid_form': 'load_tstamp'}}", GOOD_BLOCK,
+                               "references.stream.anomalies.valid_form = \"load_tstamp\" is invalid; accepted: a key of "
+                               "references.stream.anomalies: key, valid_from (did you mean valid_from?)"),
+    "bad_reference_valid_from": (GOOD_CONFIG + ", references={'stream.anomalies': {'valid_from': 'anomaly_count'}}", GOOD_BLOCK,
+                                 "references.stream.anomalies.valid_from = \"anomaly_count\" is invalid; accepted: a timestamp or "
+                                 "date column of {source}.anomalies (anomaly_count bigint, load_tstamp timestamp)"),
+    "bad_reference_key": (GOOD_CONFIG + ", references={'stream.anomalies': {'valid_from': 'load_tstamp', 'key': ['id']}}",
+                          GOOD_BLOCK, "references.stream.anomalies.key = \"id\" is invalid; accepted: columns of "
+                          "{source}.anomalies (anomaly_count, load_tstamp)"),
+    "bad_reference_is_input": (GOOD_CONFIG + ", references={'stream.append_only': {'valid_from': 'load_tstamp'}}", GOOD_BLOCK,
+                               "references = \"stream.append_only\" is invalid; accepted: relations that are not also inputs "
+                               "(an input's rows at a step are tideline.input())"),
+    "bad_reference_undeclared": (GOOD_CONFIG, "{% call tideline.task_insert() %} select a.key, a.val from "
+                                 "{{ tideline.input('stream.append_only') }} as a cross join "
+                                 "{{ tideline.reference('stream.anomalies') }} as r {% endcall %}",
+                                 "tideline.reference = \"stream.anomalies\" is invalid; accepted: references named in config "
+                                 "references (none declared)"),
     "bad_snapshot": (GOOD_CONFIG + ", snapshot='yes'", GOOD_BLOCK,
                      "snapshot = \"yes\" is invalid; accepted: true (the first run passes the inputs' existing rows through the "
                      "task) or false"),
@@ -671,6 +741,9 @@ TASK_EDITS = {   # name: (the model's text after the edit, the parts the refusal
     "task_edit_added": (TASK_BASE + "{% call tideline.task_insert() %} select key, 0 from {{ tideline.input('stream.append_only') }} {% endcall %}\n",
                         "statement 3 (added)"),
     "task_edit_comment": (TASK_BASE.replace("group by key", "-- one row a key\n group by key"), None),
+    "task_edit_reference": (TASK_BASE.replace(GOOD_CONFIG, GOOD_CONFIG + ", references={'stream.anomalies': {'valid_from': 'load_tstamp'}}")
+                            .replace("group by key", "where val > (select count(*) from {{ tideline.reference('stream.anomalies') }}) group by key"),
+                            "reference stream.anomalies (added), statement 2 (changed)"),
 }
 
 

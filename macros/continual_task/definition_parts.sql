@@ -9,6 +9,10 @@
         {%- do parts.update({'input {}'.format(i.name): {'commit_column': i.commit_column}}) -%}
         {%- do shown.update({i.name: 'true'}) -%}
     {%- endfor -%}
+    {%- for r in settings.references -%}
+        {%- do parts.update({'reference {}'.format(r.name): {'valid_from': r.valid_from, 'key': r.key}}) -%}
+    {%- endfor -%}
+    {%- do shown.update(tideline.task_reference_entries(settings, none)) -%}
     {%- for st in settings.statements -%}
         {%- do parts.update({'statement {}'.format(st.index): {'kind': st.kind, 'columns': st.columns,
                                                                'text': tideline.sql_as_defined(tideline.task_step_text(st, shown))}}) -%}

@@ -43,11 +43,7 @@
         {%- if name == model_name -%}
             {{ tideline._task_error(model_name, 'inputs', name, "other models or sources: the task's output is read as {{ this }}, never as an input") }}
         {%- endif -%}
-        {%- set relation = tideline._input_relation(name) -%}
-        {%- set found = adapter.get_relation(database=relation.database, schema=relation.schema, identifier=relation.identifier) -%}
-        {%- if found is none -%}
-            {{ tideline._task_error(model_name, 'inputs', name, "existing tables ({} does not exist)".format(relation)) }}
-        {%- endif -%}
+        {%- set found = tideline._task_relation(model_name, 'inputs', name, 'tables') -%}
         {%- set commit_column = (options.get('commit_column') or '_tl_batch') | lower -%}
         {%- set names = tideline.column_names(found) -%}
         {%- if found.type == 'view' and '_tl_batch' not in names -%}

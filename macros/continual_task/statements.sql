@@ -26,6 +26,7 @@
     {%- endif -%}
 
     {%- set inputs = tideline._task_inputs(model_name) -%}
+    {%- set references = tideline._task_references(model_name, inputs) -%}
     {%- set collected = tideline.collected_task_statements(model_name, output) -%}
     {%- if declared is none -%}{%- set declared = tideline.inferred_task_columns(model_name, output, inputs, collected) -%}{%- endif -%}
     {%- set statements = tideline._task_statements(model_name, output, declared, inputs, collected) -%}
@@ -33,7 +34,7 @@
     {%- set compact_every = tideline.compact_every_setting(model_name, tideline._task_error) -%}
     {%- set on_definition_change = tideline.on_definition_change_setting('continual task', model_name) -%}
     {%- set settings = {'name': model_name, 'on_definition_change': on_definition_change,
-                        'on_bad_rows': tideline.on_bad_rows_setting('continual task', model_name), 'columns': declared, 'snapshot': snapshot, 'inputs': inputs,
+                        'on_bad_rows': tideline.on_bad_rows_setting('continual task', model_name), 'columns': declared, 'snapshot': snapshot, 'inputs': inputs, 'references': references,
                         'statements': statements, 'reads_output': statements | selectattr('reads_output') | list | length > 0, 'output': output | string,
                         'deletes': statements | selectattr('kind', 'equalto', 'delete') | list | length > 0, 'compact_every': compact_every} -%}
     {%- do settings.update({'definition': tideline.task_definition(settings)}) -%}

@@ -8,6 +8,7 @@
         {%- do predicates.update({i.name: {'where': '{} {} {}'.format(i.commit_column, '<=' if step.upto else '=', tideline.ts(step.time)),
                                            'columns': i.columns}}) -%}
     {%- endfor -%}
+    {%- do predicates.update(tideline.task_reference_entries(settings, step.time)) -%}
     {{- return(tideline.task_step_text(st, predicates) | replace(settings.output, current)) -}}
 {% endmacro %}
 

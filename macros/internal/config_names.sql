@@ -10,7 +10,7 @@
         'tideline_daily_aggregate': ['date_column', 'measures', 'settle_every'],
         'tideline_table': ['partition_by'],
         'derivation': ['derived_columns', 'unique_key', 'reduce', 'registers', 'on_definition_change', 'on_bad_rows'],
-        'continual_task': ['columns', 'inputs', 'snapshot', 'on_definition_change', 'on_bad_rows'],
+        'continual_task': ['columns', 'inputs', 'references', 'snapshot', 'on_definition_change', 'on_bad_rows'],
         'channel': ['columns', 'item_time', 'item_id', 'change_time', 'arrival_column', 'mutable_time',
                     'retention_days', 'checks', 'changes'],
         'mutability': mutability, 'immutable': mutability, 'full_mutation': mutability,

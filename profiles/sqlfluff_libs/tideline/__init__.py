@@ -18,6 +18,8 @@ def _macro(name):
             return "_tl_document"
         if name == "input":  # a continual task's input at the step: a relation
             return "_tl_input"
+        if name == "reference":  # a continual task's reference as of the step: a relation
+            return "_tl_reference"
         if name == "derivation_registers":  # a derivation's registers: a relation
             return "_tl_registers"
         if name in ("filtered_events", "source_events", "events_this_run"):
