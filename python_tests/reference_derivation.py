@@ -66,12 +66,27 @@ def reduce_value(strategy: str, before: Any, update: Any) -> Any:
             if v not in out:
                 out.append(v)
         return out
+    if isinstance(strategy, tuple):  # Flow's minimize/maximize by a key: ("min" or "max", key fields, the type's fields)
+        kind, key, fields = strategy
+        if before is None:
+            return update
+        ranked = sorted([before, update], key=lambda d: keyed_order(d, key, fields))
+        return ranked[0] if kind == "min" else ranked[-1]
     if isinstance(strategy, dict):  # merge: a strategy per field
         before = dict(before or {})
         for name, s in strategy.items():
             before[name] = reduce_value(s, before.get(name), (update or {}).get(name))
         return before
     raise ValueError(strategy)
+
+
+def keyed_order(document: dict, key: tuple[str, ...], fields: tuple[str, ...]) -> tuple:
+    """How minimize/maximize by a key order documents: by the key's fields, then by the whole
+    document, field by field in the type's order (where Flow deep-merges documents of equal
+    keys); None lowest."""
+    def rank(v: Any) -> tuple:
+        return (v is not None, v if v is not None else 0)
+    return tuple(rank(document.get(f)) for f in key + fields)
 
 
 WRITE_WINS = ("last_write_wins", "first_write_wins")

@@ -105,17 +105,19 @@ def reference_models() -> dict[str, Derivation]:
             publish=lambda r, reg, prev: [{"sender": r["sender"], **{k: reg[k] for k in every if k != "stats"},
                                            "transfers": reg["stats"]["transfers"], "last_id": reg["stats"]["last_id"]}])]),
         "sender_totals": Derivation(unique_key=("sender",), reduce={"total": "sum", "largest": "max",
-                                                                   "first_id": "first_write_wins", "ids": "append"},
+                                                                   "first_id": "first_write_wins", "ids": "append",
+                                                                   "largest_send": ("max", ("amount",), ("amount", "id"))},
                                     transforms=[Transform("fromTransfers", "transfers", order="id", publish=lambda r, reg, prev: [
                                         {"sender": r["sender"], "total": r["amount"], "largest": r["amount"], "first_id": r["id"],
-                                         "last_recipient": r["recipient"], "ids": [r["id"]]}])]),
+                                         "last_recipient": r["recipient"], "ids": [r["id"]],
+                                         "largest_send": {"amount": r["amount"], "id": r["id"]}}])]),
     }
 
 
 def derived_table(project, model: str, reference: Derivation) -> list[dict]:
     columns = list(next(iter(reference.table.values())).keys()) if reference.table else None
     rows = project.table(model, columns) if columns else project.table(model)
-    return [{k: v for k, v in r.items() if k not in ("_tl_batch", "_tl_run")} for r in rows]
+    return [{k: v.asDict() if hasattr(v, "asDict") else v for k, v in r.items() if k not in ("_tl_batch", "_tl_run")} for r in rows]
 
 
 BATCHES = [
@@ -345,7 +347,7 @@ def test_under_on_bad_rows_fail_a_row_under_a_null_key_refuses_the_run_before_it
     assert not result.success
     text = "\n".join(result.messages)
     assert ("tideline: derivation sender_totals_strict: on_bad_rows = fail and this run published 1 row(s) under a unique_key "
-            '(sender) with a null: {"total":7.0,"largest":7.0,"first_id":91,"last_recipient":"eve","ids":[91]}. Nothing of the '
+            '(sender) with a null: {"total":7.0,"largest":7.0,"first_id":91,"last_recipient":"eve","ids":[91],"largest_send":{"amount":7.0,"id":91}}. Nothing of the '
             "run was committed. Make the publish lambdas return a key, or set on_bad_rows='warn' to keep such rows under the "
             "null key and count them") in text, text
     assert project.rows(state) == before_state
@@ -645,8 +647,18 @@ BAD_MODELS = {
     # Flow's reduction annotations ({strategy: ...}) are accepted as Flow writes them, but not a key
     "bad_flow_key": ("registers={'top': {'type': 'double', 'initial': 0, 'reduce': {'strategy': 'maximize', 'key': ['/amount']}}}",
                      [("a", "shuffle=['sender'], update={'top': 'amount'}")],
-                     ": registers.top.reduce.key = [\"/amount\"] is invalid; accepted: no key: minimize and maximize by a key are "
-                     "not built; reduce the compared field with min or max (a struct compares field by field, in order)"),
+                     ": registers.top.reduce.key = [\"/amount\"] is invalid; accepted: no key for a value of type double: a key names "
+                     "fields of a struct value (struct<...>) to compare it by"),
+    "bad_flow_key_field": ("registers={'top': {'type': 'struct<amount:double,id:bigint>', 'initial': None, "
+                           "'reduce': {'strategy': 'maximize', 'key': ['/amount', '/ammount']}}}",
+                           [("a", "shuffle=['sender'], update={'top': 'struct(amount, id)'}")],
+                           ": registers.top.reduce.key = \"/ammount\" is invalid; accepted: fields of the struct value "
+                           "(struct<amount:double,id:bigint>), as names or JSON pointers ('/field/subfield')"),
+    "bad_flow_key_strategy": ("registers={'top': {'type': 'struct<amount:double,id:bigint>', 'initial': None, "
+                              "'reduce': {'strategy': 'lastWriteWins', 'key': ['/amount']}}}",
+                              [("a", "shuffle=['sender'], update={'top': 'struct(amount, id)'}")],
+                              ": registers.top.reduce.key = [\"/amount\"] is invalid; accepted: no key: a key is for minimize and "
+                              "maximize (min, max) only"),
     "bad_flow_annotation": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': {'stratgy': 'sum'}}}",
                             [("a", "shuffle=['sender'], update={'balance': 'amount'}")],
                             ": registers.balance.reduce.stratgy = \"sum\" is invalid; accepted: a key of registers.balance.reduce: "

@@ -5,7 +5,7 @@ A derivation run folds each key's new updates into its stored register with wind
 sees). Here the registers of every strategy (sum with and without an initial value, min, max,
 last_write_wins, first_write_wins, append, set, and merge with a sum, a max, a default
 last_write_wins and a first_write_wins field; several again as Flow writes its reduction
-annotations, `{strategy: minimize}`) are declared through tideline's own
+annotations, `{strategy: minimize}`, and minimize and maximize of a struct by a key) are declared through tideline's own
 `_reduction` (the spec the derivation's settings build), rendered once by dbt into one select
 over a small table (a key, its documents in order, the stored register and each document's
 update), then run in this process's SparkSession on random keys: some never written before,
@@ -47,6 +47,11 @@ REGISTERS = {
     "flow_merged": ("struct<a:int,b:int,c:int,d:int>", {"strategy": "merge"},
                     {"a": {"strategy": "sum"}, "b": {"strategy": "maximize"}, "d": {"strategy": "firstWriteWins"}},
                     {"a": 1, "c": 9, "d": 4}),
+    # Flow's minimize and maximize by a key: a struct compared by some of its fields (JSON pointers
+    # or names), then whole where they are equal
+    "flow_top": ("struct<a:int,b:int,c:int,d:int>", {"strategy": "maximize", "key": ["/b"]}, None, None),
+    "flow_bottom": ("struct<a:int,b:int,c:int,d:int>", {"strategy": "minimize", "key": ["c", "/a"]}, None,
+                    {"a": 0, "b": 0, "c": 3, "d": 0}),
 }
 FLOW_NAMES = {"minimize": "min", "maximize": "max", "firstWriteWins": "first_write_wins", "lastWriteWins": "last_write_wins"}
 
@@ -54,7 +59,10 @@ FLOW_NAMES = {"minimize": "min", "maximize": "max", "firstWriteWins": "first_wri
 def strategy_name(strategy) -> str:
     """tideline's name of a strategy given as a name or as Flow's annotation {strategy: ...}."""
     name = strategy["strategy"] if isinstance(strategy, dict) else strategy
-    return FLOW_NAMES.get(name, name)
+    name = FLOW_NAMES.get(name, name)
+    if isinstance(strategy, dict) and "key" in strategy:   # the reference's (kind, key fields)
+        return (name, tuple(k.strip("/") for k in strategy["key"]), FIELDS)
+    return name
 
 FIELDS = ("a", "b", "c", "d")
 TEMPLATE = """

@@ -10,7 +10,9 @@
         {%- do parts.update({'reduce.{}'.format(name): spec}) -%}
     {%- endfor -%}
     {%- for r in settings.registers -%}
-        {%- do parts.update({'registers.{}'.format(r.name): {'strategy': r.strategy, 'type': r.type, 'fields': r.fields, 'initial': r.initial}}) -%}
+        {%- set part = {'strategy': r.strategy, 'type': r.type, 'fields': r.fields, 'initial': r.initial} -%}
+        {%- if r.get('key') -%}{%- do part.update({'key': r.key}) -%}{%- endif -%}
+        {%- do parts.update({'registers.{}'.format(r.name): part}) -%}
     {%- endfor -%}
     {%- for t in settings.transforms -%}
         {%- do parts.update({'transform {}'.format(t.name): {

@@ -17,17 +17,26 @@
 
 {#- min: the least of the stored value (or the initial one) and the updates. -#}
 {% macro default__fold_min(spec, stored, update, initial, w, what) %}
-    {{- return(tideline._fold_extreme('min', stored, update, initial, w)) -}}
+    {{- return(tideline._fold_extreme('min', stored, update, initial, w, spec.get('key'))) -}}
 {% endmacro %}
 
 {#- max: the greatest of the stored value (or the initial one) and the updates. -#}
 {% macro default__fold_max(spec, stored, update, initial, w, what) %}
-    {{- return(tideline._fold_extreme('max', stored, update, initial, w)) -}}
+    {{- return(tideline._fold_extreme('max', stored, update, initial, w, spec.get('key'))) -}}
 {% endmacro %}
 
-{% macro _fold_extreme(kind, stored, update, initial, w) %}
+{#- min or max of the stored value (or the initial one) and the updates; with a key (Flow's
+    minimize or maximize by a key, reduction_key.sql), of their keyed forms, then the value. -#}
+{% macro _fold_extreme(kind, stored, update, initial, w, key=none) %}
+    {%- set start -%}coalesce({{ stored }}, {{ initial }}){%- endset -%}
+    {%- if key -%}
+        {%- set folded -%}
+            ({{ 'least' if kind == 'min' else 'greatest' }}({{ tideline._keyed_value(start, key) }}, {{ kind }}({{ tideline._keyed_value(update, key) }}) over {{ w }})).d
+        {%- endset -%}
+        {{- return(folded) -}}
+    {%- endif -%}
     {%- set folded -%}
-        {{ 'least' if kind == 'min' else 'greatest' }}(coalesce({{ stored }}, {{ initial }}), {{ kind }}({{ update }}) over {{ w }})
+        {{ 'least' if kind == 'min' else 'greatest' }}({{ start }}, {{ kind }}({{ update }}) over {{ w }})
     {%- endset -%}
     {{- return(folded) -}}
 {% endmacro %}

@@ -1,15 +1,10 @@
 {#- Derivations: the reduction strategies of registers and derived columns. -#}
 
 {#- The reduction strategies, with Flow's names accepted as synonyms, written as a name or as
-    Flow writes a reduction annotation, {strategy: <name>}. Flow's `key` (minimize or maximize an
-    object by some of its fields) is refused: not built. -#}
+    Flow writes a reduction annotation, {strategy: <name>} (its `key`: _reduction_key). -#}
 {% macro _strategy(model_name, setting, value, transform_name=none) %}
     {%- if value is mapping -%}
         {%- do tideline.refuse_unknown_keys(tideline._derivation_error, model_name, setting, value, ['key', 'strategy']) -%}
-        {%- if 'key' in value -%}
-            {{ tideline._derivation_error(model_name, '{}.key'.format(setting), value.key,
-                "no key: minimize and maximize by a key are not built; reduce the compared field with min or max (a struct compares field by field, in order)") }}
-        {%- endif -%}
         {%- set value = value.get('strategy') -%}
     {%- endif -%}
     {%- set synonyms = {'minimize': 'min', 'maximize': 'max', 'firstWriteWins': 'first_write_wins',
@@ -55,6 +50,9 @@
     {%- endif -%}
     {%- if strategy == 'merge' -%}
         {%- do spec.update({'fields': tideline._merge_fields(model_name, setting, type, field_strategies)}) -%}
+    {%- endif -%}
+    {%- if strategy_value is mapping and 'key' in strategy_value -%}
+        {%- do spec.update({'key': tideline._reduction_key(model_name, '{}.reduce.key'.format(setting), strategy_value.key, strategy, spec.type)}) -%}
     {%- endif -%}
     {{- return(spec) -}}
 {% endmacro %}
