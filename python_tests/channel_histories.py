@@ -51,7 +51,9 @@ class Run:
 
 def channel_runs(history: list[tuple[str, int, int]], runs: int, rng) -> tuple[list[int], list[Run]]:
     """The history's events, loaded and run in up to `runs` runs cut at random (run_cuts): the
-    cuts, and each run."""
+    cuts, and each run, after the run that creates the channel at M0 (before any event: a first
+    build judges its change rows under the mutable_time it is created with, and the history's
+    writers wrote theirs under M0 before its moves)."""
     boundary = M0
     timeline: list[tuple[dt.datetime, str, dict]] = []   # (time, kind, row)
     for i, (kind, key, value) in enumerate(history):
@@ -69,7 +71,7 @@ def channel_runs(history: list[tuple[str, int, int]], runs: int, rng) -> tuple[l
     times = sorted({e[0] for e in timeline}) or [M0 + dt.timedelta(minutes=1)]
     cuts = run_cuts(times, runs, rng)
     done = 0
-    out = []
+    out = [Run(now=M0 + dt.timedelta(seconds=30), realtime=[], a=[], b=[], move_to=None)]
     for cut in cuts:
         batch = [e for e in timeline[done:] if e[0] <= times[cut]]
         done += len(batch)

@@ -137,10 +137,17 @@ def test_the_seeds_scenario_epochs_moves_refusals_and_downstream(channel_project
     # (r1 loaded again with another value: a stable item is immutable, the copy is a duplicate)
     step(t(29, 18), rt=[item(t(29, 17), "r4", 40), item(t(29, 1), "r1", 99)])
 
-    # a full refresh replays every change and move: the same items in every epoch
-    run(project, t(29, 19), ref.mutable_time, "readings+", "--full-refresh")
-    assert_epochs(project, ref, "after --full-refresh")
-    assert_rows_equal(project.table("readings_copy", COLUMNS), ref.epoch("IMMUTABLE"), label="readings_copy after --full-refresh")
+    # a full refresh replays every change and move: the same items in every epoch. Each change
+    # row is judged under the boundary in force when it was committed (a3 and b2, changed under
+    # M0 before the move to AT, are after AT), from the history the state keeps; the rebuild
+    # carries the history over as move rows, so a second full refresh judges them the same way
+    for rebuild in ("a first", "a second"):
+        run(project, t(29, 19), ref.mutable_time, "readings+", "--full-refresh")
+        assert_epochs(project, ref, f"after {rebuild} --full-refresh")
+        assert_rows_equal(project.table("readings_copy", COLUMNS), ref.epoch("IMMUTABLE"), label=f"readings_copy after {rebuild} --full-refresh")
+        moves = project.rows(f"select cast(batch as string), cast(mutable_time as string) from {project.fresh('tl_state')} "
+                             "where model = 'readings' and kind = 'move' order by batch")
+        assert moves == [("2025-03-01 06:00:00", "2025-03-01 00:00:00"), ("2025-03-01 14:00:00", "2025-02-28 12:00:00")], moves
 
 
 
@@ -353,6 +360,38 @@ def test_a_first_build_that_fails_leaves_nothing_behind(runner, channel_project)
         path.write_text(f"{{{{ config({GOOD}) }}}}\n{select.replace('VALUE', 'value * 10')}\n")
         build()
         assert project.rows(f"select item_id, value from {project.fresh(name)}") == [("r1", 30)]
+    finally:
+        path.unlink()
+        project.reset()
+
+
+def test_a_first_build_judges_change_rows_as_later_runs_do(runner, channel_project):
+    """Issue 36, item 2: a channel's first build checks its change rows against the mutable_time
+    it is created with, as every later run does: a change row for an item after it is refused,
+    naming it, and nothing is created; taken back by its writer, the first build applies the
+    rest."""
+    project = Project(runner, "channel_first_checks")
+    project.reset()
+    name = "tmp_first_build_judged"
+    path = CHANNELS / "models" / f"{name}.sql"
+    path.write_text(f"{{{{ config({GOOD}, mutable_time='2025-02-28 12:00') }}}}\n{SELECT}\n")
+
+    def build(expect_success=True):
+        return project.dbt("run", "--select", name, project_dir=CHANNELS, expect_success=expect_success,
+                           vars={"channels__source": project.source_schema, "tideline__now": "2025-03-01 06:00:00"})
+
+    legal = change("insert", t(28, 9), "kept", t(28, 10), 1)
+    after = change("insert", t(28, 20), "after", t(28, 21), 2)
+    try:
+        empty_sources(project)
+        project.write_source("backfill_a", CHANGES, [legal, after])
+        project.ensure_state(CHANNELS)
+        project.refused(f"tideline: channel {name}: 1 change rows are for items after mutable_time 2025-02-28 12:00:00 (the first at "
+                        "2025-02-28 20:00:00): items after it are stable; move mutable_time only earlier, and change only items at or "
+                        "before it; nothing was applied", lambda: build(expect_success=False))
+        project.write_source("backfill_a", CHANGES, [legal], replace=True)
+        build()
+        assert_rows_equal(project.table(f"{name}__tl_items", COLUMNS), [{k: legal[k] for k in COLUMNS}])
     finally:
         path.unlink()
         project.reset()

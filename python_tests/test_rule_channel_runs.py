@@ -66,7 +66,7 @@ def shape_values(first, frontier, state_frontier, realtime_after, move) -> dict:
     return {"name": shape(first, frontier, state_frontier, realtime_after, move), "state": state,
             "frontier": s["frontier"] if frontier else None,
             "move": ({"from": None if first else s["mutable_time"], "to": s["move_to"]} if move else None),
-            "limits": {"realtime": boundary, "changes_open": first, "changes": boundary}}
+            "limits": {"realtime": boundary, "history": [], "changes": boundary}}
 
 
 # a first run has no earlier frontier or real-time read; with mutable_time and changes it moves to it

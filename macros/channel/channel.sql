@@ -26,6 +26,10 @@
       watermark       the change frontier (change rows are applied up to it, in order);
       missing_deletes deletes of items that did not exist (counted and warned, not applied);
       days_processed  the item dates the run wrote.
+    A rebuild also writes one move row per boundary the channel had (kind 'move': batch, the
+    commit time from which mutable_time held; mutable_time), so that every run, a rebuild
+    too, judges a change row under the boundary in force when it was committed
+    (boundary_history.sql).
     (State version 1 kept mutable_time, realtime_after and missing_deletes in upper_limit,
     lower_limit and rows_rejected: state_move.sql.) -#}
 
@@ -43,10 +47,11 @@
             cast(max_by(realtime_after, batch) as string) as realtime_after,
             count_if({{ tideline._channel_row_v1() }}) as rows_v1,
             cast(max(watermark) as string) as frontier,
-            count(*) as runs,
+            count_if(kind = 'run') as runs,
+            to_json(array_sort(collect_list(case when mutable_time is not null then named_struct('batch', cast(batch as string), 'mutable_time', cast(mutable_time as string)) end))) as boundaries,
             {{ tideline.state_files_sql(settings.name) }} as state_files
         from {{ tideline.state_table() }}
-        where model = '{{ settings.name }}' and kind = 'run'
+        where model = '{{ settings.name }}' and kind in ('run', 'move')
     {% endset %}
     {%- set row = tideline.query_rows(sql)[0] -%}
     {%- if row.rows_v1 | int > 0 -%}
@@ -56,7 +61,8 @@
     {%- set watermarks = {} -%}
     {%- for c in settings.changes if row.frontier -%}{%- do watermarks.update({c.name: row.frontier}) -%}{%- endfor -%}
     {{- return({'last_batch': row.last_batch, 'mutable_time': tideline._millis_text(row.mutable_time), 'realtime_after': row.realtime_after,
-                'frontier': row.frontier, 'watermarks': watermarks, 'runs': row.runs | int, 'state_files': row.state_files | int}) -}}
+                'frontier': row.frontier, 'watermarks': watermarks, 'runs': row.runs | int, 'state_files': row.state_files | int,
+                'history': tideline.channel_boundary_history(fromjson(row.boundaries or '[]'))}) -}}
 {% endmacro %}
 
 {#- A run row of state version 1 (state_move.sql): its channel facts are not in their own columns. -#}

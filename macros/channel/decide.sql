@@ -2,12 +2,12 @@
 
 {#- The run's decision, as one query: what it reads and what it must refuse before writing.
     One row: real-time rows read, their newest time, those at or before mutable_time (min and
-    max), real-time duplicates; change rows, those after mutable_time or not insert/delete (a
-    count and the first), deletes of items that did not exist, and the item dates the run
+    max), real-time duplicates; change rows, those after the mutable_time in force when they were
+    committed (limits.history, else limits.changes) or not insert/delete (a count, the first and
+    its boundary), deletes of items that did not exist, and the item dates the run
     changes. -#}
 {% macro channel_decide_sql(settings, items, state, frontier, model_sql, limits) %}
     {%- set boundary = limits.realtime -%}
-    {%- set after_limit = 'false' if limits.changes_open else 'true' if limits.changes is none else 'item_time > {}'.format(tideline.ts(limits.changes)) -%}
     {% set sql %}
         with realtime as (
             {{ tideline._channel_realtime_sql(settings, state, model_sql) }}
@@ -35,21 +35,30 @@
 
         {{ tideline._channel_changes_ctes(settings, items, state, frontier) }},
 
+        -- each change row with the boundary in force when it was committed (boundary_history.sql)
+        judged as (
+            select
+                *,
+                {{ tideline.channel_boundary_at_sql(limits.history, limits.changes, 'changed_at') }} as in_force
+            from ops
+        ),
+
         change_counts as (
             select
                 count(*) as change_rows,
                 count_if(op not in ('insert', 'delete') or op is null) as bad_ops,
                 min(case when op not in ('insert', 'delete') or op is null then coalesce(op, 'null') end) as bad_op,
-                count_if({{ after_limit }}) as too_late,
-                cast(min(case when {{ after_limit }} then item_time end) as string) as too_late_first,
+                count_if(in_force is null or item_time > in_force) as too_late,
+                cast(min(case when in_force is null or item_time > in_force then item_time end) as string) as too_late_first,
+                cast(min_by(in_force, case when in_force is null or item_time > in_force then item_time end) as string) as too_late_boundary,
                 count_if(op = 'delete' and not existed) as missing_deletes,
                 concat_ws(',', sort_array(collect_set(cast(item_date as string)))) as change_dates
-            from ops
+            from judged
         )
         {%- endif %}
 
         select r.*,
-            {%- if frontier %} c.*{% else %} 0 as change_rows, 0 as bad_ops, null as bad_op, 0 as too_late, null as too_late_first, 0 as missing_deletes, '' as change_dates{% endif %}
+            {%- if frontier %} c.*{% else %} 0 as change_rows, 0 as bad_ops, null as bad_op, 0 as too_late, null as too_late_first, null as too_late_boundary, 0 as missing_deletes, '' as change_dates{% endif %}
         from realtime_counts as r
         {%- if frontier %} cross join change_counts as c{% endif %}
     {% endset %}
@@ -62,7 +71,8 @@
     {{- return({'realtime_rows': row.realtime_rows | int, 'realtime_items': row.realtime_items | int, 'realtime_newest': row.newest,
                 'too_early': row.too_early | int, 'too_early_first': row.too_early_first, 'too_early_last': row.too_early_last,
                 'change_rows': row.change_rows | int, 'bad_ops': row.bad_ops | int, 'bad_op': row.bad_op, 'too_late': row.too_late | int,
-                'too_late_first': row.too_late_first, 'missing_deletes': row.missing_deletes | int,
+                'too_late_first': row.too_late_first, 'too_late_boundary': tideline._millis_text(row.too_late_boundary),
+                'missing_deletes': row.missing_deletes | int,
                 'change_dates': (row.change_dates or '').split(',') | reject('equalto', '') | list}) -}}
 {% endmacro %}
 
@@ -75,9 +85,9 @@
     {%- if run.bad_ops > 0 -%}
         {{ tideline._channel_refusal(settings.name, "{} change rows have an op other than 'insert' or 'delete' (e.g. {})".format(run.bad_ops, run.bad_op)) }}
     {%- endif -%}
-    {%- if run.too_late > 0 and limits.changes is not none -%}
+    {%- if run.too_late > 0 and run.too_late_boundary is not none -%}
         {{ tideline._channel_refusal(settings.name, "{} change rows are for items after mutable_time {} (the first at {}): items after it are stable; move mutable_time only earlier, and change only items at or before it; nothing was applied".format(
-            run.too_late, limits.changes, run.too_late_first)) }}
+            run.too_late, run.too_late_boundary, run.too_late_first)) }}
     {%- elif run.too_late > 0 -%}
         {{ tideline._channel_refusal(settings.name, "{} change rows are for a channel without mutable_time (the first at {}): give it a mutable_time to change its history; nothing was applied".format(
             run.too_late, run.too_late_first)) }}

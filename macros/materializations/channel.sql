@@ -24,15 +24,17 @@
     {%- if not tideline.state_table_known() -%}{%- do tideline.ensure_state_tables() -%}{%- endif -%}
     {{ run_hooks(pre_hooks) }}
 
-    {#- state and boundary: a rebuild applies every change with no boundary, then moves it to mutable_time -#}
+    {#- state and boundary: a rebuild reads every change row, each judged under the boundary in
+        force when it was committed (the history its state keeps), then moves to mutable_time -#}
     {%- set empty = {'last_batch': none, 'mutable_time': none, 'realtime_after': none, 'frontier': none, 'watermarks': {}, 'runs': 0, 'state_files': none} -%}
-    {%- set state = empty if rebuild else tideline.channel_state(settings) -%}
+    {%- set stored = tideline.channel_state(settings) -%}
+    {%- set state = empty if rebuild else stored -%}
     {%- do tideline.refuse_now_before_watermark(settings.name, state.last_batch) -%}
     {%- set bound = tideline.channel_boundary(settings, items, state) -%}
     {%- set first = state.runs == 0 -%}
     {%- set move = bound.move if not first else ({'from': none, 'to': settings.mutable_time} if settings.mutable_time and settings.changes else none) -%}
     {%- set limits = {'realtime': state.mutable_time if state.mutable_time is not none else bound.boundary,
-                      'changes_open': first and settings.mutable_time is not none,
+                      'history': stored.history,
                       'changes': state.mutable_time if state.mutable_time is not none else bound.boundary} -%}
 
     {#- the change rows up to the frontier (none: nothing to apply) -#}
@@ -52,7 +54,8 @@
     {%- set boundary_changed = bound.boundary != state.mutable_time -%}
     {%- set has_work = run.realtime_rows > 0 or run.change_rows > 0 or move is not none -%}
     {%- if rebuild -%}
-        {%- if existing_items is not none -%}{%- do tideline.forget_state(settings.name) -%}{%- do adapter.drop_relation(existing_items) -%}{%- endif -%}
+        {#- the state stays until the rebuild's commit replaces it (with the boundary history): a rerun after a crash rebuilds the same way -#}
+        {%- if existing_items is not none -%}{%- do adapter.drop_relation(existing_items) -%}{%- endif -%}
         {%- do tideline.create_channel_items(settings, items) -%}
     {%- endif -%}
     {%- do tideline.create_reader_view(view, existing, tideline.channel_view_sql(settings, items), rebuild) -%}
@@ -74,7 +77,8 @@
             'realtime_after': run.realtime_newest or state.realtime_after, 'mutable_time': bound.boundary,
             'watermark': frontier or state.frontier, 'rows_read': run.realtime_rows + run.change_rows,
             'rows_written': run.realtime_items + run.change_rows, 'duplicates_dropped': run.realtime_rows - run.realtime_items,
-            'missing_deletes': run.missing_deletes, 'days_processed': run.change_dates | length}, files=state.state_files) -%}
+            'missing_deletes': run.missing_deletes, 'days_processed': run.change_dates | length},
+            date_rows=tideline.channel_move_rows(stored.history) if rebuild else [], replace=rebuild, files=state.state_files) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
     {%- endif -%}
     {%- if rebuild -%}{%- do tideline.drop_converted_table(items, format) -%}{%- endif -%}
