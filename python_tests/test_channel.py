@@ -8,6 +8,7 @@ a full refresh that gives the same items."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import pytest
@@ -250,7 +251,12 @@ BAD_CHANNELS = {
     "bad_config_name": (GOOD + ", retention_day=30", SELECT,
                         "config retention_day is not a config of materialized='channel' (did you mean retention_days?); its "
                         "configs: arrival_column, change_time, changes, checks, columns, compact_every, file_format, item_id, "
-                        "item_time, mutable_time, retention_days"),
+                        "item_time, mutable_time, on_bad_rows, retention_days"),
+    "bad_on_bad_rows": (GOOD + ", on_bad_rows='warn'", SELECT,
+                        "tideline: channel bad_on_bad_rows: on_bad_rows = \"warn\" is invalid; accepted: fail (the default: a run "
+                        "with a change row it cannot apply is refused before anything is written, naming the first by its writer, key "
+                        "and commit time) or quarantine (the other change rows are applied, and each bad one is set aside once in "
+                        "<channel>__tl_quarantine with the reason and counted)"),
     "bad_columns": ("materialized='channel', columns={'op': 'string'}", SELECT,
                     "columns = op is invalid; accepted: payload columns other than the item time, the item id, the arrival "
                     "column, item_date, op and the change time"),
@@ -365,33 +371,50 @@ def test_a_first_build_that_fails_leaves_nothing_behind(runner, channel_project)
         project.reset()
 
 
-def test_a_first_build_judges_change_rows_as_later_runs_do(runner, channel_project):
-    """Issue 36, item 2: a channel's first build checks its change rows against the mutable_time
-    it is created with, as every later run does: a change row for an item after it is refused,
-    naming it, and nothing is created; taken back by its writer, the first build applies the
-    rest."""
+def test_a_first_build_judges_change_rows_as_later_runs_do_and_bad_ones_are_set_aside_on_request(runner, channel_project):
+    """Issue 36, items 2 and 6: a channel's first build checks its change rows against the
+    mutable_time it is created with, as every later run does: a change row for an item after it
+    is refused, located by its writer, key and commit time, and nothing is created. Under
+    on_bad_rows='quarantine' the other rows are applied and each bad one (that row, and one with
+    an op other than insert or delete) is set aside once in the quarantine with its reason,
+    counted in the run line and the state."""
     project = Project(runner, "channel_first_checks")
     project.reset()
     name = "tmp_first_build_judged"
     path = CHANNELS / "models" / f"{name}.sql"
     path.write_text(f"{{{{ config({GOOD}, mutable_time='2025-02-28 12:00') }}}}\n{SELECT}\n")
 
-    def build(expect_success=True):
+    def build(now="2025-03-01 06:00:00", expect_success=True):
         return project.dbt("run", "--select", name, project_dir=CHANNELS, expect_success=expect_success,
-                           vars={"channels__source": project.source_schema, "tideline__now": "2025-03-01 06:00:00"})
+                           vars={"channels__source": project.source_schema, "tideline__now": now})
 
     legal = change("insert", t(28, 9), "kept", t(28, 10), 1)
     after = change("insert", t(28, 20), "after", t(28, 21), 2)
+    upsert = change("upsert", t(28, 8), "odd", t(28, 22), 3)
     try:
         empty_sources(project)
         project.write_source("backfill_a", CHANGES, [legal, after])
         project.ensure_state(CHANNELS)
-        project.refused(f"tideline: channel {name}: 1 change rows are for items after mutable_time 2025-02-28 12:00:00 (the first at "
-                        "2025-02-28 20:00:00): items after it are stable; move mutable_time only earlier, and change only items at or "
-                        "before it; nothing was applied", lambda: build(expect_success=False))
-        project.write_source("backfill_a", CHANGES, [legal], replace=True)
-        build()
+        project.refused(f"tideline: channel {name}: 1 change rows are for items after mutable_time 2025-02-28 12:00:00 (the first: "
+                        "writer hub.backfill_a, item 2025-02-28 20:00:00 after, committed 2025-02-28 21:00:00, op \"insert\"): items "
+                        "after it are stable; move mutable_time only earlier, and change only items at or before it; nothing was "
+                        f"applied. With on_bad_rows='quarantine' the other change rows are applied and such rows set aside in "
+                        f"{name}__tl_quarantine", lambda: build(expect_success=False))
+        # set aside on request: the legal row applied, the two bad ones listed once each
+        path.write_text(f"{{{{ config({GOOD}, mutable_time='2025-02-28 12:00', on_bad_rows='quarantine') }}}}\n{SELECT}\n")
+        project.write_source("backfill_a", CHANGES, [upsert])
+        result = build()
+        assert any(f"2 change rows could not be applied and were set aside in {name}__tl_quarantine (1 with an op other than "
+                   "insert or delete, 1 for items after the mutable_time in force when they were committed)" in m
+                   for m in result.messages + result.tideline_lines), result.messages
         assert_rows_equal(project.table(f"{name}__tl_items", COLUMNS), [{k: legal[k] for k in COLUMNS}])
+        build("2025-03-01 07:00:00")
+        quarantined = sorted((r["feed"], r["reason"], json.loads(r["found_row"])["item_id"], r["copy_number"])
+                             for r in project.table(f"{name}__tl_quarantine"))
+        assert quarantined == [("hub.backfill_a", "an item after the mutable_time in force when it was committed", "after", 1),
+                               ("hub.backfill_a", "an op other than insert or delete", "odd", 1)], quarantined
+        assert project.rows(f"select rows_rejected, rows_written from {project.fresh('tl_state')} where model = '{name}' "
+                            "and kind = 'run' order by batch") == [(2, 1)]
     finally:
         path.unlink()
         project.reset()

@@ -80,7 +80,7 @@ TEMPLATE = """
 {%- do changes.append({'name': writer, 'source': {'rendered': 'fast_channel_' ~ writer}, 'commit_column': 'changed_at', 'delay': 0, 'clock': true}) -%}
 {%- endfor -%}
 {%- set settings = {'name': 'NAME', 'payload': PAYLOAD, 'item_time': 'item_time', 'item_id': 'item_id', 'change_time': 'changed_at',
-                    'arrival': 'load_tstamp', 'mutable_time': 'M0', 'retention_days': none, 'checks': {}, 'changes': changes} -%}
+                    'arrival': 'load_tstamp', 'mutable_time': 'M0', 'retention_days': none, 'checks': {}, 'on_bad_rows': 'fail', 'changes': changes} -%}
 {%- set items = 'fast_channel_items' -%}
 {%- set model_sql = 'select item_time, item_id, value, label, load_tstamp from fast_channel_realtime' -%}
 -- STATE {{ tideline.state_table() }}
@@ -89,7 +89,7 @@ TEMPLATE = """
 -- SHAPE {{ s.name }}
 {{ tideline.channel_decide_sql(settings, items, s.state, s.frontier, model_sql, s.limits) }}
 -- WRITE
-{{ tideline.channel_write_sql(settings, items, s.state, s.frontier, model_sql, s.move) }}
+{{ tideline.channel_write_sql(settings, items, s.state, s.frontier, model_sql, s.move, s.limits) }}
 {%- endfor %}
 {%- for epoch in ['ALL', 'MUTABLE', 'IMMUTABLE'] %}
 -- EPOCH {{ epoch }}

@@ -21,13 +21,33 @@
     {%- endfor %}
 {%- endmacro %}
 
-{#- The CTEs of a run's changes: `ops` (the change rows, ordered per key, each with whether the
-    item existed just before it) and `changed` (per key the version the run writes: the last
-    op's item, or a deletion of an item that existed). `existing` reads the committed mutable
-    versions of the changed keys only (their item dates). -#}
-{% macro _channel_changes_ctes(settings, items, state, frontier) %}
+{#- The CTEs of a run's changes: `judged_ops` (every change row read, with the boundary in force
+    when it was committed, `in_force`, and what is wrong with it, `bad`: 'op' for an op other than
+    insert or delete, 'after' for an item after that boundary, else null), `ops` (the good rows,
+    ordered per key, each with whether the item existed just before it) and `changed` (per key
+    the version the run writes: the last op's item, or a deletion of an item that existed). A
+    bad row is never applied: under on_bad_rows='fail' the run is refused, under 'quarantine' it
+    is set aside (decide.sql). `existing` reads the committed mutable versions of the changed
+    keys only (their item dates). `limits`: the materialization's (history, changes). -#}
+{% macro _channel_changes_ctes(settings, items, state, frontier, limits) %}
     raw_ops as (
         {{ tideline._channel_ops_sql(settings, state, frontier) }}
+    ),
+
+    -- each change row with the boundary in force when it was committed (boundary_history.sql)
+    in_force_ops as (
+        select *, {{ tideline.channel_boundary_at_sql(limits.history, limits.changes, 'changed_at') }} as in_force
+        from raw_ops
+    ),
+
+    judged_ops as (
+        select
+            *,
+            case
+                when op not in ('insert', 'delete') or op is null then 'op'
+                when in_force is null or item_time > in_force then 'after'
+            end as bad
+        from in_force_ops
     ),
 
     ordered_ops as (
@@ -39,7 +59,8 @@
                 order by changed_at, writer, case when op = 'delete' then 0 else 1 end, {{ tideline._payload_json(settings) }}
             ) as seq,
             count(*) over (partition by item_time, item_id) as ops_on_key
-        from raw_ops
+        from judged_ops
+        where bad is null
     ),
 
     existing as (
@@ -49,7 +70,7 @@
         {%- else %}
         select item_date, item_time, item_id
         from ({{ tideline.channel_mutable_items_sql(items, settings.name,
-            'item_date in (select distinct to_date(item_time) from raw_ops)') }}) as live
+            'item_date in (select distinct to_date(item_time) from judged_ops where bad is null)') }}) as live
         {%- endif %}
     ),
 

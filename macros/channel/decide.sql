@@ -33,34 +33,32 @@
         )
         {%- if frontier %},
 
-        {{ tideline._channel_changes_ctes(settings, items, state, frontier) }},
-
-        -- each change row with the boundary in force when it was committed (boundary_history.sql)
-        judged as (
-            select
-                *,
-                {{ tideline.channel_boundary_at_sql(limits.history, limits.changes, 'changed_at') }} as in_force
-            from ops
-        ),
+        {{ tideline._channel_changes_ctes(settings, items, state, frontier, limits) }},
 
         change_counts as (
             select
                 count(*) as change_rows,
-                count_if(op not in ('insert', 'delete') or op is null) as bad_ops,
-                min(case when op not in ('insert', 'delete') or op is null then coalesce(op, 'null') end) as bad_op,
-                count_if(in_force is null or item_time > in_force) as too_late,
-                cast(min(case when in_force is null or item_time > in_force then item_time end) as string) as too_late_first,
-                cast(min_by(in_force, case when in_force is null or item_time > in_force then item_time end) as string) as too_late_boundary,
+                count_if(bad = 'op') as bad_ops,
+                to_json(min_by({{ tideline._change_location() }}, named_struct('c', changed_at, 'w', writer, 't', item_time, 'i', item_id))
+                    filter (where bad = 'op')) as first_bad_op,
+                count_if(bad = 'after') as too_late,
+                to_json(min_by({{ tideline._change_location() }}, named_struct('c', changed_at, 'w', writer, 't', item_time, 'i', item_id))
+                    filter (where bad = 'after')) as first_too_late
+            from judged_ops
+        ),
+
+        change_effects as (
+            select
                 count_if(op = 'delete' and not existed) as missing_deletes,
                 concat_ws(',', sort_array(collect_set(cast(item_date as string)))) as change_dates
-            from judged
+            from ops
         )
         {%- endif %}
 
         select r.*,
-            {%- if frontier %} c.*{% else %} 0 as change_rows, 0 as bad_ops, null as bad_op, 0 as too_late, null as too_late_first, null as too_late_boundary, 0 as missing_deletes, '' as change_dates{% endif %}
+            {%- if frontier %} c.*, e.*{% else %} 0 as change_rows, 0 as bad_ops, null as first_bad_op, 0 as too_late, null as first_too_late, 0 as missing_deletes, '' as change_dates{% endif %}
         from realtime_counts as r
-        {%- if frontier %} cross join change_counts as c{% endif %}
+        {%- if frontier %} cross join change_counts as c cross join change_effects as e{% endif %}
     {% endset %}
     {{- return(sql) -}}
 {% endmacro %}
@@ -70,8 +68,8 @@
     {%- set row = tideline.query_rows(tideline.channel_decide_sql(settings, items, state, frontier, model_sql, limits))[0] -%}
     {{- return({'realtime_rows': row.realtime_rows | int, 'realtime_items': row.realtime_items | int, 'realtime_newest': row.newest,
                 'too_early': row.too_early | int, 'too_early_first': row.too_early_first, 'too_early_last': row.too_early_last,
-                'change_rows': row.change_rows | int, 'bad_ops': row.bad_ops | int, 'bad_op': row.bad_op, 'too_late': row.too_late | int,
-                'too_late_first': row.too_late_first, 'too_late_boundary': tideline._millis_text(row.too_late_boundary),
+                'change_rows': row.change_rows | int, 'bad_ops': row.bad_ops | int, 'first_bad_op': fromjson(row.first_bad_op or 'null'),
+                'too_late': row.too_late | int, 'first_too_late': fromjson(row.first_too_late or 'null'),
                 'missing_deletes': row.missing_deletes | int,
                 'change_dates': (row.change_dates or '').split(',') | reject('equalto', '') | list}) -}}
 {% endmacro %}
@@ -82,14 +80,17 @@
         {{ tideline._channel_refusal(settings.name, "{} real-time items are at or before mutable_time {} (item times {} to {}); the model's select brings items after it only, items at or before it come through the change relations".format(
             run.too_early, limits.realtime, run.too_early_first, run.too_early_last)) }}
     {%- endif -%}
+    {%- if settings.on_bad_rows == 'quarantine' -%}{{ return(none) }}{%- endif -%}
+    {%- set fix = "; nothing was applied. With on_bad_rows='quarantine' the other change rows are applied and such rows set aside in {}__tl_quarantine".format(settings.name) -%}
     {%- if run.bad_ops > 0 -%}
-        {{ tideline._channel_refusal(settings.name, "{} change rows have an op other than 'insert' or 'delete' (e.g. {})".format(run.bad_ops, run.bad_op)) }}
+        {{ tideline._channel_refusal(settings.name, "{} change rows have an op other than 'insert' or 'delete' (the first: {}){}".format(
+            run.bad_ops, tideline._change_located(settings, run.first_bad_op), fix)) }}
     {%- endif -%}
-    {%- if run.too_late > 0 and run.too_late_boundary is not none -%}
-        {{ tideline._channel_refusal(settings.name, "{} change rows are for items after mutable_time {} (the first at {}): items after it are stable; move mutable_time only earlier, and change only items at or before it; nothing was applied".format(
-            run.too_late, run.too_late_boundary, run.too_late_first)) }}
+    {%- if run.too_late > 0 and run.first_too_late.in_force is not none -%}
+        {{ tideline._channel_refusal(settings.name, "{} change rows are for items after mutable_time {} (the first: {}): items after it are stable; move mutable_time only earlier, and change only items at or before it{}".format(
+            run.too_late, tideline._millis_text(run.first_too_late.in_force), tideline._change_located(settings, run.first_too_late), fix)) }}
     {%- elif run.too_late > 0 -%}
-        {{ tideline._channel_refusal(settings.name, "{} change rows are for a channel without mutable_time (the first at {}): give it a mutable_time to change its history; nothing was applied".format(
-            run.too_late, run.too_late_first)) }}
+        {{ tideline._channel_refusal(settings.name, "{} change rows are for a channel without mutable_time (the first: {}): give it a mutable_time to change its history{}".format(
+            run.too_late, tideline._change_located(settings, run.first_too_late), fix)) }}
     {%- endif -%}
 {% endmacro %}

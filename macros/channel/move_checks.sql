@@ -4,12 +4,12 @@
 {#- A move's checks, in one query over the items it makes stable: per check, the items that
     fail it and their time range. Returns the failing checks, rows by name: check_name, failing,
     first_failing, last_failing. -#}
-{% macro channel_move_checks(settings, items, state, frontier, move) %}
+{% macro channel_move_checks(settings, items, state, frontier, move, limits) %}
     {%- if not settings.checks -%}{{ return([]) }}{%- endif -%}
     {% set sql %}
         with
         {%- if frontier %}
-        {{ tideline._channel_changes_ctes(settings, items, state, frontier) }},
+        {{ tideline._channel_changes_ctes(settings, items, state, frontier, limits) }},
         {%- endif %}
 
         moving as (

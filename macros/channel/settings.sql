@@ -11,7 +11,7 @@
 {% endmacro %}
 
 {#- The channel's settings: {name, payload, item_time, item_id, change_time, arrival,
-    mutable_time, retention_days, checks, changes}. -#}
+    mutable_time, retention_days, checks, on_bad_rows, changes}. -#}
 {% macro channel_settings(model_name) %}
     {%- set payload = tideline.declared_columns('channel', model_name, 'columns', config.get('columns'), "{'value': 'int', 'text': 'string'}") -%}
     {%- set names = tideline._channel_column_names(model_name, payload) -%}
@@ -19,7 +19,7 @@
     {{- return({'name': model_name, 'payload': payload, 'item_time': names.item_time, 'item_id': names.item_id,
                 'change_time': names.change_time, 'arrival': names.arrival_column or names.item_time,
                 'mutable_time': times.mutable_time, 'retention_days': times.retention_days,
-                'checks': tideline._channel_checks_setting(model_name),
+                'checks': tideline._channel_checks_setting(model_name), 'on_bad_rows': tideline.channel_on_bad_rows(model_name),
                 'changes': tideline._channel_change_relations(model_name, names, payload)}) -}}
 {% endmacro %}
 

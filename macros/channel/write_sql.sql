@@ -40,7 +40,7 @@
 
 {#- Everything a run writes, as one select: real-time items (stable), the changed keys'
     versions (mutable), and the copies a move makes (stable), with the commit columns. -#}
-{% macro channel_write_sql(settings, items, state, frontier, model_sql, move) %}
+{% macro channel_write_sql(settings, items, state, frontier, model_sql, move, limits) %}
     {%- set now = tideline.now() -%}
     {%- set payload = settings.payload | map('first') | join(', ') -%}
     {%- set commit -%}
@@ -48,7 +48,7 @@
     {%- endset -%}
     with
     {%- if frontier %}
-    {{ tideline._channel_changes_ctes(settings, items, state, frontier) }},
+    {{ tideline._channel_changes_ctes(settings, items, state, frontier, limits) }},
     {%- endif %}
 
     realtime as (

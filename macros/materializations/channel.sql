@@ -47,9 +47,10 @@
     {#- decide, and refuse before anything is written -#}
     {%- set run = tideline.channel_decide(settings, items, state, frontier, sql, limits) -%}
     {%- do tideline.refuse_channel_inputs(settings, run, limits) -%}
-    {%- set failing = tideline.channel_move_checks(settings, items, state, frontier, move) if move else [] -%}
+    {%- set failing = tideline.channel_move_checks(settings, items, state, frontier, move, limits) if move else [] -%}
     {%- if failing -%}{%- do tideline.refuse_failed_move_checks(settings, state, failing) -%}{%- endif -%}
     {%- do tideline.checkpoint(settings.name, 'decided') -%}
+    {%- do tideline.quarantine_bad_changes(settings, state, frontier, limits, view, run) -%}
 
     {%- set boundary_changed = bound.boundary != state.mutable_time -%}
     {%- set has_work = run.realtime_rows > 0 or run.change_rows > 0 or move is not none -%}
@@ -68,7 +69,7 @@
         {%- if has_work -%}
             {% call statement('write', fetch_result=false) %}
                 insert into {{ items }} partition (item_date)
-                {{ tideline.channel_write_sql(settings, items, state, frontier, sql, move) }}
+                {{ tideline.channel_write_sql(settings, items, state, frontier, sql, move, limits) }}
                 distribute by item_date
             {% endcall %}
         {%- endif -%}
@@ -76,7 +77,8 @@
         {%- do tideline.commit_run(settings.name, {'kind': 'run', 'batch': tideline.now(),
             'realtime_after': run.realtime_newest or state.realtime_after, 'mutable_time': bound.boundary,
             'watermark': frontier or state.frontier, 'rows_read': run.realtime_rows + run.change_rows,
-            'rows_written': run.realtime_items + run.change_rows, 'duplicates_dropped': run.realtime_rows - run.realtime_items,
+            'rows_written': run.realtime_items + run.change_rows - run.bad_ops - run.too_late, 'duplicates_dropped': run.realtime_rows - run.realtime_items,
+            'rows_rejected': run.bad_ops + run.too_late,
             'missing_deletes': run.missing_deletes, 'days_processed': run.change_dates | length},
             date_rows=tideline.channel_move_rows(stored.history) if rebuild else [], replace=rebuild, files=state.state_files) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
