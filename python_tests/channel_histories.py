@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from harness import run_cuts
+from reference_channel import with_ids
 
 M0 = dt.datetime(2025, 3, 1)
 
@@ -23,17 +24,20 @@ def t(day: int, hour: int, minute: int = 0) -> dt.datetime:
     return dt.datetime(2025, 2, 1) + dt.timedelta(days=day - 1, hours=hour, minutes=minute)
 
 
-def item(time: dt.datetime, item_id: str, value: int, label: str = "ok") -> dict:
+def item(time: dt.datetime, item_id: str | None, value: int, label: str = "ok") -> dict:
     return {"item_time": time, "item_id": item_id, "value": value, "label": label}
 
 
-def change(op: str, time: dt.datetime, item_id: str, changed_at: dt.datetime, value: int = 0, label: str = "ok") -> dict:
+def change(op: str, time: dt.datetime, item_id: str | None, changed_at: dt.datetime, value: int = 0, label: str = "ok") -> dict:
     return {"op": op, **item(time, item_id, value, label), "changed_at": changed_at}
 
 
-# one event per half minute from M0: (kind, key or move, value)
+# one event per half minute from M0: (kind, key or move, value). "post" writes an item without
+# an id (the Hub gives the write its own key: two identical posts are two items), "a_unpost"
+# deletes writer A's latest post by the id of its write.
 events = st.lists(
-    st.tuples(st.sampled_from(["rt", "a_insert", "a_delete", "b_insert", "b_delete", "move"]),
+    st.tuples(st.sampled_from(["rt", "a_insert", "a_delete", "b_insert", "b_delete", "move",
+                               "rt_post", "a_post", "b_post", "a_unpost"]),
               st.integers(0, 5), st.integers(0, 9)),
     min_size=1, max_size=12)
 
@@ -49,13 +53,16 @@ class Run:
     move_to: dt.datetime | None
 
 
-def channel_runs(history: list[tuple[str, int, int]], runs: int, rng) -> tuple[list[int], list[Run]]:
+def channel_runs(history: list[tuple[str, int, int]], runs: int, rng,
+                 writers: tuple[str, str] = ("a", "b")) -> tuple[list[int], list[Run]]:
     """The history's events, loaded and run in up to `runs` runs cut at random (run_cuts): the
     cuts, and each run, after the run that creates the channel at M0 (before any event: a first
     build judges its change rows under the mutable_time it is created with, and the history's
-    writers wrote theirs under M0 before its moves)."""
+    writers wrote theirs under M0 before its moves). `writers`: the names of A's and B's change
+    relations, as config changes lists them (part of the id of a post)."""
     boundary = M0
     timeline: list[tuple[dt.datetime, str, dict]] = []   # (time, kind, row)
+    posts: list[dict] = []                                # writer A's posts so far
     for i, (kind, key, value) in enumerate(history):
         at = M0 + dt.timedelta(minutes=1 + i // 2)     # two events a minute: ties
         if kind == "move":
@@ -63,11 +70,21 @@ def channel_runs(history: list[tuple[str, int, int]], runs: int, rng) -> tuple[l
                 boundary -= dt.timedelta(hours=3)
                 timeline.append((at, "move", {"to": boundary}))
             continue
-        if kind == "rt":
-            timeline.append((at, "rt", {**item(M0 + dt.timedelta(hours=key + 1), f"r{key}", value), "load_tstamp": at}))
+        if kind.startswith("rt"):
+            item_id = None if kind == "rt_post" else f"r{key}"
+            timeline.append((at, "rt", {**item(M0 + dt.timedelta(hours=key + 1), item_id, value), "load_tstamp": at}))
+            continue
+        if kind == "a_unpost":
+            last = with_ids(posts, "change", writers[0], "changed_at")[-1] if posts else None
+            if last and last["item_time"] <= boundary:     # a post still mutable
+                timeline.append((at, "a_delete", change("delete", last["item_time"], last["item_id"], at)))
             continue
         time = boundary - dt.timedelta(hours=3 * (key % 3))   # at or before the boundary (at it too)
-        timeline.append((at, kind, change(kind.split("_")[1], time, f"k{key}", at, value)))
+        op = "insert" if kind.endswith("post") else kind.split("_")[1]
+        row = change(op, time, None if kind.endswith("post") else f"k{key}", at, value)
+        if kind == "a_post":
+            posts.append(row)
+        timeline.append((at, kind, row))
     times = sorted({e[0] for e in timeline}) or [M0 + dt.timedelta(minutes=1)]
     cuts = run_cuts(times, runs, rng)
     done = 0

@@ -10,7 +10,9 @@ It raises Refused where tideline refuses, before changing anything.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -26,12 +28,40 @@ def millis(t: dt.datetime) -> dt.datetime:
 
 
 def payload_json(row: dict) -> str:
-    return json.dumps({"value": row["value"], "label": row["label"]}, separators=(",", ":"))
+    """The payload as JSON, its fields in the order of their names (as tideline writes it)."""
+    return json.dumps({"value": row["value"], "label": row["label"]}, separators=(",", ":"), sort_keys=True)
+
+
+def epoch_millis(t: dt.datetime) -> int:
+    return (t - dt.datetime(1970, 1, 1)) // dt.timedelta(milliseconds=1)
+
+
+def write_id(kind: str, writer: str, at: dt.datetime, row: dict, occurrence: int) -> str:
+    """The Hub gives every write its own key: the id of a write without one, from its kind
+    ('realtime' or 'change'), its writer's name ('' for real-time rows), its commit time (the
+    arrival or the change time), its item time, its payload and its occurrence among identical
+    writes of that commit time (1, 2, ...). Payloads without nulls (JSON as Spark writes it)."""
+    text = "|".join([kind, writer, str(epoch_millis(at)), str(epoch_millis(millis(row["item_time"]))), payload_json(row), str(occurrence)])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def with_ids(rows: list[dict], kind: str, writer: str, at: str) -> list[dict]:
+    """`rows` of one writer, each insert without an id given the id of its write (deletes keep theirs)."""
+    seen: Counter = Counter()
+    out = []
+    for r in rows:
+        if r["item_id"] is None and r.get("op", "insert") == "insert":
+            alike = (r[at], millis(r["item_time"]), payload_json(r))
+            seen[alike] += 1
+            r = {**r, "item_id": write_id(kind, writer, r[at], r, seen[alike])}
+        out.append(r)
+    return out
 
 
 @dataclass
 class Channel:
     mutable_time: dt.datetime | None
+    writers: tuple[str, ...] = ("a", "b")     # the change relations' names, as config changes lists them
     checks: dict[str, Callable[[dict], bool]] = field(default_factory=dict)
     items: dict[Key, dict] = field(default_factory=dict)
     stable_at: dict[Key, dt.datetime] = field(default_factory=dict)   # key -> commit time it became stable
@@ -46,6 +76,9 @@ class Channel:
         The change rows applied are those with a change time after the previous run's now, up
         to this run's now."""
         boundary = self.mutable_time
+        realtime = with_ids(realtime, "realtime", "", "load_tstamp")
+        changes = [(w, c) for w in sorted({w for w, _ in changes})
+                   for c in with_ids([c for v, c in changes if v == w], "change", self.writers[w], "changed_at")]
         # the change time is the writer's clock: what it writes later carries a later time,
         # so every row up to now can be applied (in order) without waiting for idle writers
         frontier = max(self.frontier or dt.datetime.min, now)
@@ -54,6 +87,9 @@ class Channel:
         early = [r for r in new_rt if boundary is not None and millis(r["item_time"]) <= boundary]
         if early:
             raise Refused(f"{len(early)} real-time items are at or before mutable_time")
+        no_id = [c for _, c in changes if c["op"] == "delete" and c["item_id"] is None]
+        if no_id:
+            raise Refused(f"{len(no_id)} change rows delete an item without its id")
         late = [c for _, c in changes if boundary is None or millis(c["item_time"]) > boundary]
         if late:
             raise Refused(f"{len(late)} change rows are for items after mutable_time")

@@ -24,6 +24,7 @@ START, END, AT = dt.datetime(2025, 2, 27), dt.datetime(2025, 3, 2, 12), dt.datet
 EPOCH_VIEWS = ["readings_all", "readings_mutable", "readings_immutable_range", "readings_mutable_range",
                "readings_latest", "readings_earliest", "readings_next", "readings_previous"]
 COLUMNS = ["item_time", "item_id", "value", "label"]
+WRITERS = ("hub.backfill_a", "hub.backfill_b")   # readings' config changes: part of the id of a write without one
 
 
 def empty_sources(project) -> None:
@@ -220,10 +221,10 @@ def test_any_interleaving_of_writers_and_moves_split_into_runs_equals_the_refere
     project.reset()
     try:
         empty_sources(project)
-        ref = Channel(M0)
+        ref = Channel(M0, writers=WRITERS)
         realtime: list[dict] = []
         changes: list[tuple[int, dict]] = []
-        cuts, runs_ = channel_runs(history, runs, seed)
+        cuts, runs_ = channel_runs(history, runs, seed, WRITERS)
         for i, step in enumerate(runs_):
             realtime += step.realtime
             changes += load(project, step.realtime, step.a, step.b)
@@ -375,9 +376,9 @@ def test_a_first_build_judges_change_rows_as_later_runs_do_and_bad_ones_are_set_
     """Issue 36, items 2 and 6: a channel's first build checks its change rows against the
     mutable_time it is created with, as every later run does: a change row for an item after it
     is refused, located by its writer, key and commit time, and nothing is created. Under
-    on_bad_rows='quarantine' the other rows are applied and each bad one (that row, and one with
-    an op other than insert or delete) is set aside once in the quarantine with its reason,
-    counted in the run line and the state."""
+    on_bad_rows='quarantine' the other rows are applied and each bad one (that row, one with an
+    op other than insert or delete, and a delete without an id) is set aside once in the
+    quarantine with its reason, counted in the run line and the state."""
     project = Project(runner, "channel_first_checks")
     project.reset()
     name = "tmp_first_build_judged"
@@ -391,6 +392,7 @@ def test_a_first_build_judges_change_rows_as_later_runs_do_and_bad_ones_are_set_
     legal = change("insert", t(28, 9), "kept", t(28, 10), 1)
     after = change("insert", t(28, 20), "after", t(28, 21), 2)
     upsert = change("upsert", t(28, 8), "odd", t(28, 22), 3)
+    nameless = change("delete", t(28, 7), None, t(28, 23), 4)
     try:
         empty_sources(project)
         project.write_source("backfill_a", CHANGES, [legal, after])
@@ -402,19 +404,68 @@ def test_a_first_build_judges_change_rows_as_later_runs_do_and_bad_ones_are_set_
                         f"{name}__tl_quarantine", lambda: build(expect_success=False))
         # set aside on request: the legal row applied, the two bad ones listed once each
         path.write_text(f"{{{{ config({GOOD}, mutable_time='2025-02-28 12:00', on_bad_rows='quarantine') }}}}\n{SELECT}\n")
-        project.write_source("backfill_a", CHANGES, [upsert])
+        project.write_source("backfill_a", CHANGES, [upsert, nameless])
         result = build()
-        assert any(f"2 change rows could not be applied and were set aside in {name}__tl_quarantine (1 with an op other than "
-                   "insert or delete, 1 for items after the mutable_time in force when they were committed)" in m
+        assert any(f"3 change rows could not be applied and were set aside in {name}__tl_quarantine (1 with an op other than "
+                   "insert or delete, 1 deletes without an item id, 1 for items after the mutable_time in force when they were committed)" in m
                    for m in result.messages + result.tideline_lines), result.messages
         assert_rows_equal(project.table(f"{name}__tl_items", COLUMNS), [{k: legal[k] for k in COLUMNS}])
         build("2025-03-01 07:00:00")
-        quarantined = sorted((r["feed"], r["reason"], json.loads(r["found_row"])["item_id"], r["copy_number"])
+        quarantined = sorted((r["feed"], r["reason"], json.loads(r["found_row"]).get("item_id"), r["copy_number"])
                              for r in project.table(f"{name}__tl_quarantine"))
-        assert quarantined == [("hub.backfill_a", "an item after the mutable_time in force when it was committed", "after", 1),
+        assert quarantined == [("hub.backfill_a", "a delete without the id of its item", None, 1),
+                               ("hub.backfill_a", "an item after the mutable_time in force when it was committed", "after", 1),
                                ("hub.backfill_a", "an op other than insert or delete", "odd", 1)], quarantined
         assert project.rows(f"select rows_rejected, rows_written from {project.fresh('tl_state')} where model = '{name}' "
-                            "and kind = 'run' order by batch") == [(2, 1)]
+                            "and kind = 'run' order by batch") == [(3, 1)]
+    finally:
+        path.unlink()
+        project.reset()
+
+
+def test_writes_without_an_id_stay_separate_items_whose_ids_a_rebuild_keeps(runner, channel_project):
+    """Issue 36, item 5: as the Hub gives every write its own key, a channel without item_id
+    keeps identical payloads written as separate inserts as separate items, each with the id of
+    its write (reference_channel.write_id): two identical real-time rows of one arrival and a
+    third of a later one are three items, two identical inserts of writer A and the same insert
+    of writer B three more. A delete cannot name an item without its id: refused, located, and
+    nothing changed. A --full-refresh gives every item the id it had."""
+    project = Project(runner, "channel_posts")
+    project.reset()
+    name = "tmp_posts"
+    path = CHANNELS / "models" / f"{name}.sql"
+    path.write_text("-- depends_on: {{ source('hub', 'backfill_a') }}, {{ source('hub', 'backfill_b') }}\n"
+                    "{{ config(materialized='channel', arrival_column='load_tstamp', columns={'value': 'int', 'label': 'string'}, "
+                    "changes=['hub.backfill_a', 'hub.backfill_b'], mutable_time='2025-02-28 12:00') }}\n"
+                    "select item_time, value, label, load_tstamp from {{ source('hub', 'realtime') }}\n")
+
+    def build(now, *extra, expect_success=True):
+        return project.dbt("run", "--select", name, *extra, project_dir=CHANNELS, expect_success=expect_success,
+                           vars={"channels__source": project.source_schema, "tideline__now": now})
+
+    posted = {**item(t(28, 13), None, 5), "load_tstamp": t(28, 14)}
+    realtime = [posted, posted, {**posted, "load_tstamp": t(28, 15)}]
+    insert = change("insert", t(28, 9), None, t(28, 10), 1)
+    try:
+        empty_sources(project)
+        changes = load(project, realtime, [insert, insert], [insert])
+        ref = Channel(dt.datetime(2025, 2, 28, 12), writers=WRITERS)
+        ref.run(dt.datetime(2025, 3, 1, 6), realtime, changes)
+        assert len(ref.epoch("ALL")) == 6 and len({r["item_id"] for r in ref.epoch("ALL")}) == 6, ref.epoch("ALL")
+        project.ensure_state(CHANNELS)
+        build("2025-03-01 06:00:00")
+        assert_rows_equal(project.table(f"{name}__tl_items", COLUMNS), ref.epoch("ALL"), label="six writes, six items")
+        # a delete without an id: refused, located, nothing applied
+        project.write_source("backfill_a", CHANGES, [change("delete", t(28, 9), None, dt.datetime(2025, 3, 1, 6, 30), 1)])
+        project.refused(f"tideline: channel {name}: 1 change rows delete an item without its id (the first: writer hub.backfill_a, "
+                        "item 2025-02-28 09:00:00 (no id), committed 2025-03-01 06:30:00, op \"delete\"): a delete names its item by "
+                        "the id the channel shows for it, in the column configured as item_id (the channel has none); nothing was "
+                        f"applied. With on_bad_rows='quarantine' the other change rows are applied and such rows set aside in "
+                        f"{name}__tl_quarantine", lambda: build("2025-03-01 07:00:00", expect_success=False))
+        # without it, a rebuild gives each item the id of its write again
+        project.write_source("backfill_a", CHANGES, [insert, insert], replace=True)
+        build("2025-03-01 08:00:00", "--full-refresh")
+        assert_rows_equal(project.table(f"{name}__tl_items", COLUMNS), ref.epoch("ALL"), label="after the rebuild")
     finally:
         path.unlink()
         project.reset()

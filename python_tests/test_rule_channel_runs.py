@@ -171,6 +171,12 @@ EDGE_CASES = [
     {"history": [("rt", 1, 1), ("rt", 1, 2), ("rt", 1, 3)], "runs": 3, "seed": 1},         # a stable item loaded again
     {"history": [("b_insert", 2, 1), ("move", 0, 0), ("move", 0, 0), ("a_insert", 0, 2), ("a_delete", 3, 0)], "runs": 2, "seed": 5},
     {"history": [("rt", 0, 1), ("a_insert", 1, 2)] * 3 + [("move", 0, 0)], "runs": 4, "seed": 7},
+    # writes without an id (issue 36, item 5): identical posts of one minute are two items, the
+    # same post of writer B a third, an identical real-time post of the next minute another;
+    # writer A then deletes its latest post by the id of its write
+    {"history": [("a_post", 1, 4), ("a_post", 1, 4), ("b_post", 1, 4), ("rt_post", 2, 6), ("rt_post", 2, 6),
+                 ("rt_post", 2, 6), ("a_unpost", 0, 0)], "runs": 2, "seed": 2},
+    {"history": [("a_post", 0, 1), ("move", 0, 0), ("a_unpost", 0, 0), ("a_post", 2, 3), ("a_unpost", 0, 0)], "runs": 3, "seed": 4},
 ]
 
 

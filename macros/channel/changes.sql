@@ -9,7 +9,7 @@
 {% macro _channel_ops_sql(settings, state, frontier) %}
     {%- for c in settings.changes %}
     select
-        {{ tideline._item_key(settings, 'c') }},
+        {{ tideline._item_key(settings, 'c', {'kind': 'change', 'writer': c.name, 'at': settings.change_time}) }},
         {{ tideline._item_payload(settings, 'c') }},
         lower(c.op) as op,
         c.{{ settings.change_time }} as changed_at,
@@ -23,7 +23,8 @@
 
 {#- The CTEs of a run's changes: `judged_ops` (every change row read, with the boundary in force
     when it was committed, `in_force`, and what is wrong with it, `bad`: 'op' for an op other than
-    insert or delete, 'after' for an item after that boundary, else null), `ops` (the good rows,
+    insert or delete, 'id' for a delete without the id of its item, 'after' for an item after
+    that boundary, else null), `ops` (the good rows,
     ordered per key, each with whether the item existed just before it) and `changed` (per key
     the version the run writes: the last op's item, or a deletion of an item that existed). A
     bad row is never applied: under on_bad_rows='fail' the run is refused, under 'quarantine' it
@@ -45,6 +46,7 @@
             *,
             case
                 when op not in ('insert', 'delete') or op is null then 'op'
+                when item_id is null then 'id'
                 when in_force is null or item_time > in_force then 'after'
             end as bad
         from in_force_ops
@@ -97,7 +99,7 @@
 {#- The real-time rows this run reads: the model's select after the newest arrival read before
     (the arrival column, or the item time), up to now. -#}
 {% macro _channel_realtime_sql(settings, state, model_sql) %}
-    select {{ tideline._item_key(settings, 'r') }}, {{ tideline._item_payload(settings, 'r') }}, r.{{ settings.arrival }} as tl_arrival
+    select {{ tideline._item_key(settings, 'r', {'kind': 'realtime', 'writer': '', 'at': settings.arrival}) }}, {{ tideline._item_payload(settings, 'r') }}, r.{{ settings.arrival }} as tl_arrival
     from ({{ model_sql }}) as r
     where r.{{ settings.arrival }} <= {{ tideline.ts(tideline.now()) }}
         {%- if state.realtime_after %} and r.{{ settings.arrival }} > {{ tideline.ts(state.realtime_after) }}{% endif %}

@@ -4,7 +4,8 @@
     the decide query in changes.sql, the epoch queries in epochs.sql.
 
     An item is keyed by (item_time, item_id): item_time a UTC timestamp kept to the
-    millisecond, item_id given by a column or the SHA-256 of the item's payload as JSON.
+    millisecond, item_id given by a column, or for a write without one the id of that write, as
+    the Hub gives each write its own key (item_ids.sql).
       * Items AFTER mutable_time are stable (IMMUTABLE): real-time items from the model's own
         select, appended in item-time order, never rewritten.
       * Items AT OR BEFORE mutable_time are mutable (MUTABLE): the change relations insert and

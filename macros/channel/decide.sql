@@ -38,9 +38,13 @@
         change_counts as (
             select
                 count(*) as change_rows,
+                count_if(bad is not null) as rejected,
                 count_if(bad = 'op') as bad_ops,
                 to_json(min_by({{ tideline._change_location() }}, named_struct('c', changed_at, 'w', writer, 't', item_time, 'i', item_id))
                     filter (where bad = 'op')) as first_bad_op,
+                count_if(bad = 'id') as no_ids,
+                to_json(min_by({{ tideline._change_location() }}, named_struct('c', changed_at, 'w', writer, 't', item_time, 'i', item_id))
+                    filter (where bad = 'id')) as first_no_id,
                 count_if(bad = 'after') as too_late,
                 to_json(min_by({{ tideline._change_location() }}, named_struct('c', changed_at, 'w', writer, 't', item_time, 'i', item_id))
                     filter (where bad = 'after')) as first_too_late
@@ -56,7 +60,7 @@
         {%- endif %}
 
         select r.*,
-            {%- if frontier %} c.*, e.*{% else %} 0 as change_rows, 0 as bad_ops, null as first_bad_op, 0 as too_late, null as first_too_late, 0 as missing_deletes, '' as change_dates{% endif %}
+            {%- if frontier %} c.*, e.*{% else %} 0 as change_rows, 0 as rejected, 0 as bad_ops, null as first_bad_op, 0 as no_ids, null as first_no_id, 0 as too_late, null as first_too_late, 0 as missing_deletes, '' as change_dates{% endif %}
         from realtime_counts as r
         {%- if frontier %} cross join change_counts as c cross join change_effects as e{% endif %}
     {% endset %}
@@ -68,7 +72,9 @@
     {%- set row = tideline.query_rows(tideline.channel_decide_sql(settings, items, state, frontier, model_sql, limits))[0] -%}
     {{- return({'realtime_rows': row.realtime_rows | int, 'realtime_items': row.realtime_items | int, 'realtime_newest': row.newest,
                 'too_early': row.too_early | int, 'too_early_first': row.too_early_first, 'too_early_last': row.too_early_last,
-                'change_rows': row.change_rows | int, 'bad_ops': row.bad_ops | int, 'first_bad_op': fromjson(row.first_bad_op or 'null'),
+                'change_rows': row.change_rows | int, 'rejected': row.rejected | int,
+                'bad_ops': row.bad_ops | int, 'first_bad_op': fromjson(row.first_bad_op or 'null'),
+                'no_ids': row.no_ids | int, 'first_no_id': fromjson(row.first_no_id or 'null'),
                 'too_late': row.too_late | int, 'first_too_late': fromjson(row.first_too_late or 'null'),
                 'missing_deletes': row.missing_deletes | int,
                 'change_dates': (row.change_dates or '').split(',') | reject('equalto', '') | list}) -}}
@@ -85,6 +91,11 @@
     {%- if run.bad_ops > 0 -%}
         {{ tideline._channel_refusal(settings.name, "{} change rows have an op other than 'insert' or 'delete' (the first: {}){}".format(
             run.bad_ops, tideline._change_located(settings, run.first_bad_op), fix)) }}
+    {%- endif -%}
+    {%- if run.no_ids > 0 -%}
+        {{ tideline._channel_refusal(settings.name, "{} change rows delete an item without its id (the first: {}): a delete names its item by the id the channel shows for it{}{}".format(
+            run.no_ids, tideline._change_located(settings, run.first_no_id),
+            '' if settings.item_id else ', in the column configured as item_id (the channel has none)', fix)) }}
     {%- endif -%}
     {%- if run.too_late > 0 and run.first_too_late.in_force is not none -%}
         {{ tideline._channel_refusal(settings.name, "{} change rows are for items after mutable_time {} (the first: {}): items after it are stable; move mutable_time only earlier, and change only items at or before it{}".format(

@@ -1,16 +1,5 @@
 {#- Mutable time: a channel's items as committed, and its view. -#}
 
-{#- An item's key, from a relation's columns: the item time truncated to the millisecond, and
-    the given id or the SHA-256 of the payload as JSON. -#}
-{% macro _item_key(settings, alias) %}
-    timestamp_millis(unix_millis({{ alias }}.{{ settings.item_time }})) as item_time,
-    {% if settings.item_id -%}
-    cast({{ alias }}.{{ settings.item_id }} as string) as item_id
-    {%- else -%}
-    sha2({{ tideline._payload_json(settings, alias) }}, 256) as item_id
-    {%- endif %}
-{%- endmacro %}
-
 {#- The mutable items as committed: the newest committed version of each key, unless it is a
     deletion. `where` narrows the versions read (item_date first, so that it prunes). -#}
 {% macro channel_mutable_items_sql(items, model_name, where='true') %}

@@ -9,9 +9,9 @@
     {%- if frontier -%}{%- do parts.append(" up to {}".format(frontier)) -%}{%- endif -%}
     {%- do parts.append(", mutable_time {}".format(boundary or "none")) -%}
     {%- if move -%}{%- do parts.append(" (moved from {})".format(move.from or "the start")) -%}{%- endif -%}
-    {%- if run.bad_ops + run.too_late > 0 -%}
-        {%- do exceptions.warn("tideline: channel {}: {} change rows could not be applied and were set aside in {}__tl_quarantine ({} with an op other than insert or delete, {} for items after the mutable_time in force when they were committed); the other changes were applied".format(
-            settings.name, run.bad_ops + run.too_late, settings.name, run.bad_ops, run.too_late)) -%}
+    {%- if run.rejected > 0 -%}
+        {%- do exceptions.warn("tideline: channel {}: {} change rows could not be applied and were set aside in {}__tl_quarantine ({} with an op other than insert or delete, {} deletes without an item id, {} for items after the mutable_time in force when they were committed); the other changes were applied".format(
+            settings.name, run.rejected, settings.name, run.bad_ops, run.no_ids, run.too_late)) -%}
     {%- endif -%}
     {%- if dropped -%}{%- do parts.append(", {} item days dropped by retention_days".format(dropped)) -%}{%- endif -%}
     {{ log(parts | join(''), info=true) }}

@@ -77,8 +77,8 @@
         {%- do tideline.commit_run(settings.name, {'kind': 'run', 'batch': tideline.now(),
             'realtime_after': run.realtime_newest or state.realtime_after, 'mutable_time': bound.boundary,
             'watermark': frontier or state.frontier, 'rows_read': run.realtime_rows + run.change_rows,
-            'rows_written': run.realtime_items + run.change_rows - run.bad_ops - run.too_late, 'duplicates_dropped': run.realtime_rows - run.realtime_items,
-            'rows_rejected': run.bad_ops + run.too_late,
+            'rows_written': run.realtime_items + run.change_rows - run.rejected, 'duplicates_dropped': run.realtime_rows - run.realtime_items,
+            'rows_rejected': run.rejected,
             'missing_deletes': run.missing_deletes, 'days_processed': run.change_dates | length},
             date_rows=tideline.channel_move_rows(stored.history) if rebuild else [], replace=rebuild, files=state.state_files) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
