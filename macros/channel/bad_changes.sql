@@ -26,29 +26,28 @@
         location.get('item_id') or '(no id)', location.changed_at, tideline.shown(location.get('op')))) -}}
 {% endmacro %}
 
-{#- Under on_bad_rows='quarantine', each writer's bad change rows of this run, as they are in its
-    relation, set aside in the quarantine (quarantine_rows: each once, with the writer as its feed
-    and the reason). Nothing is sent when the run found none. -#}
-{% macro quarantine_bad_changes(settings, state, frontier, limits, view, run) %}
+{#- Under on_bad_rows='quarantine', the run's bad change rows (judged_ops, the CTE that decides
+    which rows are bad, changes.sql), as they are in their relations, set aside in the
+    quarantine, each once, with its writer as the feed and the reason. One statement; nothing is
+    sent when the run found none. -#}
+{% macro quarantine_bad_changes(settings, items, state, frontier, limits, view, run) %}
     {%- if settings.on_bad_rows != 'quarantine' or run.rejected == 0 -%}{{ return(none) }}{%- endif -%}
-    {%- set ct = 'c.{}'.format(settings.change_time) -%}
-    {%- set bad_op = "(lower(c.op) not in ('insert', 'delete') or c.op is null)" -%}
-    {%- set in_force = tideline.channel_boundary_at_sql(limits.history, limits.changes, ct) -%}
-    {%- set item_time = 'timestamp_millis(unix_millis(c.{}))'.format(settings.item_time) -%}
-    {%- set no_id = "(lower(c.op) = 'delete'{})".format(' and c.{} is null'.format(settings.item_id) if settings.item_id else '') -%}
-    {%- set reasons = [{'text': 'an op other than insert or delete', 'where': bad_op},
-                       {'text': 'a delete without the id of its item', 'where': 'not {} and {}'.format(bad_op, no_id)},
-                       {'text': 'an item after the mutable_time in force when it was committed',
-                        'where': 'not {} and not {} and (({}) is null or {} > ({}))'.format(bad_op, no_id, in_force, item_time, in_force)}] -%}
-    {%- for c in settings.changes -%}
-        {%- for reason in reasons -%}
-            {% set bad_sql %}
-                select c.* from {{ c.source.rendered }} as c
-                where {{ ct }} <= {{ tideline.ts(frontier) }}
-                    {%- if state.frontier %} and {{ ct }} > {{ tideline.ts(state.frontier) }}{% endif %}
-                    and {{ reason.where }}
-            {% endset %}
-            {%- do tideline.quarantine_rows(settings.name, view, c.name, reason.text, bad_sql) -%}
-        {%- endfor -%}
-    {%- endfor -%}
+    {% set found_sql %}
+        with {{ tideline._channel_changes_ctes(settings, items, state, frontier, limits) }}
+        select
+            case writer
+                {%- for c in settings.changes %}
+                when {{ loop.index0 }} then {{ tideline.literal(c.name) }}
+                {%- endfor %}
+            end as feed,
+            case bad
+                when 'op' then 'an op other than insert or delete'
+                when 'id' then 'a delete without the id of its item'
+                when 'after' then 'an item after the mutable_time in force when it was committed'
+            end as reason,
+            found_row
+        from judged_ops
+        where bad is not null
+    {% endset %}
+    {%- do tideline.quarantine_rows(settings.name, view, found_sql) -%}
 {% endmacro %}

@@ -5,7 +5,9 @@
 {#- The change rows this run applies (after the previous frontier, up to this one), one
     relation after the other, each row keyed and numbered in the order they are applied:
     by change time, then the writer's place in config changes, then deletes before inserts,
-    then the payload (so that ties are broken the same way in every run). -#}
+    then the payload (so that ties are broken the same way in every run). found_row is the row
+    as it is in its relation, as JSON, for the quarantine (bad_changes.sql); Spark reads it
+    only there. -#}
 {% macro _channel_ops_sql(settings, state, frontier) %}
     {%- for c in settings.changes %}
     select
@@ -13,7 +15,8 @@
         {{ tideline._item_payload(settings, 'c') }},
         lower(c.op) as op,
         c.{{ settings.change_time }} as changed_at,
-        {{ loop.index0 }} as writer
+        {{ loop.index0 }} as writer,
+        to_json(struct(c.*)) as found_row
     from {{ c.source.rendered }} as c
     where c.{{ settings.change_time }} <= {{ tideline.ts(frontier) }}
         {%- if state.frontier %} and c.{{ settings.change_time }} > {{ tideline.ts(state.frontier) }}{% endif %}

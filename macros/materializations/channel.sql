@@ -50,7 +50,7 @@
     {%- set failing = tideline.channel_move_checks(settings, items, state, frontier, move, limits) if move else [] -%}
     {%- if failing -%}{%- do tideline.refuse_failed_move_checks(settings, state, failing) -%}{%- endif -%}
     {%- do tideline.checkpoint(settings.name, 'decided') -%}
-    {%- do tideline.quarantine_bad_changes(settings, state, frontier, limits, view, run) -%}
+    {%- do tideline.quarantine_bad_changes(settings, items, state, frontier, limits, view, run) -%}
 
     {%- set boundary_changed = bound.boundary != state.mutable_time -%}
     {%- set has_work = run.realtime_rows > 0 or run.change_rows > 0 or move is not none -%}
