@@ -148,6 +148,10 @@ def test_an_event_loaded_exactly_on_a_boundary_is_read_once(project):
     ("tideline__app_id", "website", "a list of strings"),
     ("tideline__now", "yesterday", "a UTC time written"),
     ("tideline__attribute_key", "user id", "a column name"),
+    ("tideline__on_bad_rows", "skip", "warn (the default: each run counts them in its line and in its run row, rows_rejected, "
+                                      "and goes on) or fail (a run whose window holds any is refused before anything is written, "
+                                      "naming the first by its load time and event_id) or quarantine (as warn, and each is set "
+                                      "aside once in <model>__tl_quarantine with the reason)"),
 ])
 def test_bad_vars_are_refused_before_anything_is_written(project, name, value, accepted):
     project.reset()
@@ -190,6 +194,68 @@ def test_rows_without_a_load_time_are_counted_and_never_processed(project):
         assert len(warnings) == 1 and warnings[0].startswith("tideline: 3 rows of "), result.messages
     assert project.rows(f"""select rows_read, rows_without_load_time from {project.fresh('tl_incremental_manifest')}
         where model = 'daily_user_events_from_source'""") == [(world.rows_total(), 3)]
+
+
+def test_rejected_events_are_counted_refused_or_set_aside_as_on_bad_rows_says(project):
+    """tideline__on_bad_rows: a window's rejected events (no event_id; a first copy without
+    derived_tstamp) are counted by every policy; 'fail' refuses the run before anything is
+    written, naming the first; 'quarantine' writes the rest and sets each aside once (a rerun
+    and a later run add none), in the quarantine of each model that reads the window: the
+    filtered events and a daily aggregate over source_events(). A later copy of an id whose
+    first copy is rejected is a duplicate, neither kept nor set aside; so is a later copy without
+    derived_tstamp of an id whose first copy has one."""
+    project.reset()
+    world = EventWorld(seed=23, start=dt.datetime(2025, 6, 1), days=1, events_per_day=30, late_share=0,
+                       duplicate_share=0, reload_share=0, pre_start_share=0, bot_share=0)
+    project.load(world, until=world.last_arrival(), cadence_seconds=3600)
+    clean = {"tideline__app_id": [], "tideline__on_bad_rows": "fail"}
+    run(project, "2025-06-02 05:00:00", **clean)   # a window without rejected events: no refusal
+    columns = project.runner.columns(f"select * from {project.events_table}")
+
+    def copies(event_id: str, derived: str, load: str) -> str:
+        values = {"event_id": event_id, "derived_tstamp": derived, "load_tstamp": f"timestamp'{load}'", "load_date": "date'2025-06-02'"}
+        return ", ".join(values.get(c, c) for c in columns)
+
+    for event_id, derived, load, limit in [("cast(null as string)", "derived_tstamp", "2025-06-02 06:00:00", 2),
+                                           ("'no-time-1'", "cast(null as timestamp)", "2025-06-02 06:00:00", 1),
+                                           ("'no-time-1'", "derived_tstamp", "2025-06-02 06:30:00", 1),
+                                           ("'dup-no-time'", "derived_tstamp", "2025-06-02 06:00:00", 1),
+                                           ("'dup-no-time'", "cast(null as timestamp)", "2025-06-02 06:30:00", 1)]:
+        project.runner.execute(f"""insert into {project.events_table} select {copies(event_id, derived, load)}
+            from {project.events_table} where event_id is not null order by event_id limit {limit}""")
+    watermark = project.rows(f"""select cast(max(watermark) as string) from {project.fresh('tl_incremental_manifest')}
+        where model = 'tl_filtered_events'""")[0][0]
+    whole = {"tideline__backfill_limit_days": 30}   # the aggregate's first window reads every load
+    fix = ("; nothing was written. Fix them in the source, or set tideline__on_bad_rows to warn (count them) or "
+           "quarantine (set them aside in {}__tl_quarantine)")
+    project.refused(f"tideline: tl_filtered_events: 3 events of {project.events_table} loaded after {watermark} up to "
+                    f"2025-06-02 07:00:00 have no event_id or no derived_tstamp (the first: loaded 2025-06-02 06:00:00, "
+                    f"event_id null, no event_id){fix.format('tl_filtered_events')}",
+                    lambda: run(project, "2025-06-02 07:00:00", expect_success=False, **clean))
+    project.refused(f"tideline: daily_user_events_from_source: 3 events of {project.events_table}",
+                    lambda: project.dbt("run", "--select", "daily_user_events_from_source", expect_success=False,
+                                        vars={**VARS, "tideline__now": "2025-06-02 07:00:00", **clean, **whole}))
+
+    aside = {"tideline__app_id": [], "tideline__on_bad_rows": "quarantine"}
+    expected = [(project.events_table, "no derived_tstamp", "no-time-1", "2025-06-02T06:00:00.000Z", 1),
+                (project.events_table, "no event_id", None, "2025-06-02T06:00:00.000Z", 1),
+                (project.events_table, "no event_id", None, "2025-06-02T06:00:00.000Z", 1)]   # two rows, not copies
+
+    def set_aside(model: str) -> list[tuple]:
+        return sorted(((r["feed"], r["reason"], json.loads(r["found_row"]).get("event_id"),
+                        json.loads(r["found_row"])["load_tstamp"], r["copy_number"])
+                       for r in project.table(f"{model}__tl_quarantine")), key=repr)
+
+    for now in ("2025-06-02 07:00:00", "2025-06-02 08:00:00"):
+        run(project, now, **aside)
+        assert set_aside("tl_filtered_events") == sorted(expected, key=repr), now
+    assert project.rows(f"""select rows_read, rows_rejected, duplicates_dropped from {project.fresh('tl_incremental_manifest')}
+        where model = 'tl_filtered_events' order by upper_limit""")[-1] == (6, 3, 2)
+    assert project.rows(f"""select count(*), count_if(event_id = 'no-time-1' or event_id is null), count_if(event_id = 'dup-no-time')
+        from {project.fresh('tl_filtered_events')}""") == [(world.rows_total() + 1, 0, 1)]
+    project.dbt("run", "--select", "daily_user_events_from_source",
+                vars={**VARS, "tideline__now": "2025-06-02 07:00:00", **aside, **whole})
+    assert set_aside("daily_user_events_from_source") == sorted(expected, key=repr)
 
 
 def test_rows_loaded_after_now_or_in_another_load_date_are_counted_and_warned_about(project):

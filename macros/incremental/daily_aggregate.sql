@@ -31,6 +31,7 @@
     {#- 1. decide -#}
     {%- set plan = tideline._daily_plan(model_name, reads_source, full_refresh or existing is none, backfill) -%}
     {%- do tideline.refuse_now_before_watermark(model_name, plan.watermark) -%}
+    {%- if plan.window -%}{%- do tideline.handle_rejected_events(model_name, relation, plan.window, plan.lower) -%}{%- endif -%}
     {%- do tideline.checkpoint(model_name, 'decided') -%}
     {%- set process_dates = plan.dates | selectattr('processed') | map(attribute='event_date') | list -%}
     {%- set changed = plan.dates | selectattr('processed') | list + (plan.dates | rejectattr('processed') | selectattr('new_rows') | list) -%}

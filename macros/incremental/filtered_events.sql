@@ -4,7 +4,8 @@
       1. state:  the watermark (newest committed run of tl_filtered_events);
       2. decide: one query that computes the run limits and everything the run will record
                  (rows read, duplicates, rejected, rows without load time, per event date the
-                 new and the late rows);
+                 new and the late rows); rejected events are then refused or set aside when
+                 tideline__on_bad_rows says so (rejected_events.sql);
       3. write:  one append of this window's events (a first run or --full-refresh builds a
                  new table and swaps it in instead);
       4. commit: one insert into tl_state: a row per touched date and the run row.
@@ -37,6 +38,7 @@
 
     {#- 2. decide -#}
     {%- set run = tideline.filtered_events_decide(lower) -%}
+    {%- do tideline.handle_rejected_events(model_name, relation, run, lower) -%}
     {%- do tideline.checkpoint(model_name, 'decided') -%}
     {%- set select_sql = tideline._filtered_events_for_window(model_sql, lower, tideline.ts(run.upper), run.upper[:10]) -%}
     {%- if run.rows_read == 0 -%}

@@ -27,6 +27,7 @@
         'tideline__iceberg_catalog': 'tideline_iceberg',
         'tideline__freshness_warn_hours': 3,
         'tideline__freshness_error_days': 2,
+        'tideline__on_bad_rows': 'warn',
     }) -}}
 {% endmacro %}
 
@@ -65,5 +66,6 @@
     {%- do tideline.var_identifier('tideline__iceberg_catalog', 'a Spark catalog name') -%}
     {%- do tideline.var_int('tideline__freshness_warn_hours', 1) -%}
     {%- do tideline.var_int('tideline__freshness_error_days', 1) -%}
+    {%- do tideline.pipeline_on_bad_rows() -%}
     {#- renders to nothing, so dbt sends no statement for this hook -#}
 {% endmacro %}
