@@ -49,8 +49,12 @@ demo: setup
 next-load: setup
 	$(BIN)/python -m tideline_tools.demo next-load --hours $(or $(HOURS),1)
 
+# sqlfluff lints SQL as rendered: a file of macro definitions renders to nothing, so macros/ is
+# left out (measured 2026-12-01: 68 of lint's 81 s, no rule applied; a Jinja syntax error there
+# fails every dbt parse of the suite). The SQL the macros write is linted where it is rendered:
+# the models, tests, analyses and examples, and test_attribute_view's generated views.
 lint: setup
-	$(BIN)/sqlfluff lint models macros tests analyses examples/derivations/models examples/continual_tasks/models examples/channels/models
+	$(BIN)/sqlfluff lint models tests analyses examples/derivations/models examples/continual_tasks/models examples/channels/models
 
 # The whole suite: lint, the tests on local Spark, then the end-to-end tests on a real
 # standalone cluster through the Thrift server (started and stopped around them). Run side by
