@@ -237,25 +237,31 @@ def test_source_rows_without_a_commit_time_are_counted_and_never_read(project, d
     assert recorded == [("run", 1), ("transform", 1), ("run", 2), ("transform", 2)], recorded
 
 
-def test_rows_under_a_null_unique_key_are_kept_counted_warned_and_quarantined(project, deps):
-    """Transfers without a sender, in two runs and a third run without one, under
-    on_bad_rows='quarantine' (sender_totals as the model sender_totals_quarantined): the
-    derivation keeps them under the null key, reduced within and across runs as any other key
-    (it equals the reference, whose null key is a key like the others), as the default 'warn'
-    does; each run that wrote that key warns with the count of such rows (one: the run reduces
-    per key) and records it in its state row (rows_rejected); the run without one neither warns
-    nor counts. The quarantine table lists each published version of the null key once: the
-    reduced row with its commit time, the reason and the run's now."""
+@pytest.mark.parametrize("on_bad_rows", ["warn", "quarantine"])
+def test_rows_under_a_null_unique_key_are_counted_and_kept_or_set_aside(project, deps, on_bad_rows):
+    """Transfers without a sender, in two runs and a third run without one (sender_totals as the
+    model sender_totals_<on_bad_rows>). Each run that wrote the null key warns with the count of
+    such rows (one: the run reduces per key) and what became of them, and records the count in
+    its state row (rows_rejected); the run without one neither warns nor counts.
+    Under 'warn' (the default) the derivation keeps them under the null key, reduced within and
+    across runs as any other key: it equals the reference, whose null key is a key like the
+    others (13.0 after the second run), and there is no quarantine table.
+    Under 'quarantine' they are set aside: the model equals the reference without the null key,
+    and the quarantine lists each run's own reduction of what it published under the null key
+    once (5.0, then 8.0: nothing folds into a set-aside row), with its commit time, the reason
+    and the run's now; the compacting third run drops the set-aside rows with their generation."""
     project.reset_models()
     project.write_source("transfers", TRANSFERS, [], replace=True)
-    name = "sender_totals_quarantined"
+    name = f"sender_totals_{on_bad_rows}"
     path = DERIVATION / "models" / f"{name}.sql"
     text = (DERIVATION / "models" / "sender_totals.sql").read_text()
-    path.write_text(text.replace("materialized='derivation',", "materialized='derivation', on_bad_rows='quarantine',", 1))
+    path.write_text(text.replace("materialized='derivation',", f"materialized='derivation', on_bad_rows='{on_bad_rows}',", 1))
     reference = reference_models()["sender_totals"]
     batches = [BATCHES[0] + [transfer(90, None, "bob", 5, 20)],
                BATCHES[1] + [transfer(91, None, "eve", 7, 75), transfer(92, None, "bob", 1, 75)],
                BATCHES[3]]
+    set_aside = on_bad_rows == "quarantine"
+    fate = f"set aside in {name}__tl_quarantine, not in the model" if set_aside else "kept, reduced under that key as any other"
     loaded: list[dict] = []
     counts = []
     listed = []
@@ -266,25 +272,38 @@ def test_rows_under_a_null_unique_key_are_kept_counted_warned_and_quarantined(pr
             now = T0 + dt.timedelta(minutes=[60, 120, 180][n] + 30)
             result = run(project, name, now)
             reference.run({"transfers": loaded}, now)
-            rows = derived_table(project, name, reference)
-            assert_rows_equal(rows, reference.rows(), label=f"{name} after run {n + 1}")
-            nulls = 1 if any(t["sender"] is None for t in batch) else 0
-            counts.append(nulls)
+            expected = [r for r in reference.rows() if r["sender"] is not None or not set_aside]
+            assert_rows_equal(derived_table(project, name, reference), expected, label=f"{name} after run {n + 1}")
+            nulls = [t for t in batch if t["sender"] is None]
+            counts.append(1 if nulls else 0)
             warned = [line for line in result.tideline_lines if "WARNING: rows written under a unique_key (sender) with a null" in line]
             if nulls:
-                assert [line for line in warned if line.endswith(
-                    "with a null: 1 (kept, reduced under that key as any other)")], result.tideline_lines
-                columns = [c for c in project.runner.columns(f"select * from {project.fresh(name)}") if c not in ("sender", "_tl_run")]
-                published = project.rows(f"select to_json(struct({', '.join(columns)})) from {project.fresh(name)} where sender is null")
-                listed.append({"feed": "publish", "reason": "a null in the unique_key (sender)", "found_row": published[0][0],
-                               "copy_number": 1, "run_now": now})
+                assert [line for line in warned if line.endswith(f"with a null: 1 ({fate})")], result.tideline_lines
+                # this run's own reduction of its null-key rows: a fresh reference over them alone
+                alone = reference_models()["sender_totals"]
+                alone.run({"transfers": nulls}, now)
+                listed += [{"feed": "publish", "reason": "a null in the unique_key (sender)", "found_row": {
+                            k: v for k, v in r.items() if v is not None}, "copy_number": 1, "run_now": now} for r in alone.rows()]
             else:
                 assert not warned, result.tideline_lines
-            quarantined = project.table(f"{name}__tl_quarantine")
-            assert all(r.pop("_tl_run") for r in quarantined), quarantined
-            assert_rows_equal(quarantined, listed, label=f"the quarantine after run {n + 1}")
-        assert any(r["sender"] is None and r["total"] == 13.0 for r in reference.rows()), reference.rows()
-        assert [json.loads(r["found_row"])["total"] for r in listed] == [5.0, 13.0], listed
+            if set_aside:
+                quarantined = project.table(f"{name}__tl_quarantine")
+                for r in quarantined:
+                    assert r.pop("_tl_run"), quarantined
+                    r["found_row"] = json.loads(r["found_row"])
+                    assert r["found_row"].pop("_tl_batch"), quarantined
+                assert_rows_equal(quarantined, listed, label=f"the quarantine after run {n + 1}")
+                # the set-aside rows stay in the data table until their generation is dropped: the
+                # third run compacts (compact_every 2), and drops them with the rest of generation 0
+                kept = project.rows(f"select tl_gen, count(*) from {project.fresh(name + '__tl_data')} "
+                                    "where tl_part = 'set_aside' group by tl_gen")
+                assert kept == [[("0", 1)], [("0", 2)], []][n], kept
+            else:
+                assert not project.exists(f"{name}__tl_quarantine")
+        if set_aside:
+            assert [r["found_row"]["total"] for r in listed] == [5.0, 8.0], listed
+        else:
+            assert any(r["sender"] is None and r["total"] == 13.0 for r in reference.rows()), reference.rows()
         recorded = project.rows(f"select rows_rejected from {project.fresh('tl_state')} "
                                 f"where model = '{name}' and kind = 'run' order by batch")
         assert [r[0] for r in recorded] == counts, recorded

@@ -1,8 +1,9 @@
 {#- Derivations: the data table's columns and layout, and the table created. -#}
 
 {#- The data table's columns: the derived table's, the register key and registers, and the
-    commit columns. One table holds both kinds of rows (tl_part 'row' or 'register'), so a run
-    writes both with one insert, and readers of the rows never scan the registers. -#}
+    commit columns. One table holds every kind of row (tl_part 'row', 'register', or 'set_aside'
+    for a row under a null key under on_bad_rows='quarantine'), so a run writes them with one
+    insert, and readers of the rows never scan the registers or the set-aside rows. -#}
 {% macro derivation_data_columns(settings) %}
     {%- set columns = [] -%}
     {%- for c in settings.derived -%}{%- do columns.append([c[0], c[1]]) -%}{%- endfor -%}

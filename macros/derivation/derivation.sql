@@ -89,8 +89,9 @@
     {{- return(plan) -}}
 {% endmacro %}
 
-{#- The run's select: every row it writes to the data table, the derived rows (tl_part 'row')
-    and the registers of the keys it updated (tl_part 'register'), for one insert. -#}
+{#- The run's select: every row it writes to the data table, the derived rows (tl_part 'row',
+    or 'set_aside': _derived_row_part) and the registers of the keys it updated (tl_part
+    'register'), for one insert. -#}
 {% macro derivation_select_sql(settings, state, frontier, plan, publish_columns, data) %}
     {%- set keys = [] -%}
     {%- for t in settings.key_types -%}{%- do keys.append('_tl_key_{}'.format(loop.index)) -%}{%- endfor -%}

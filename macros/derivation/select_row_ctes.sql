@@ -90,7 +90,7 @@
         {%- endif %}
         {{ tideline.ts(plan.batch) }} as _tl_batch,
         '{{ tideline.run_id() }}' as _tl_run,
-        'row' as tl_part,
+        {{ tideline._derived_row_part(settings) }} as tl_part,
         '{{ plan.write_gen }}' as tl_gen
     from derived_rows
     {%- endif %}

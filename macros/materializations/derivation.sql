@@ -77,7 +77,7 @@
         {%- if beside -%}
             {%- do tideline.swap_data_table(settings.name, view, tideline.derivation_view_sql(settings, data, tideline.run_id()), data, tables.live) -%}
         {%- elif plan.compact or (rebuild and tables.live is not none) -%}
-            {%- do tideline.drop_old_generations(data, {'read_gen': plan.replaced_gen} if rebuild else plan, ['tl_part', ['row', 'register']]) -%}
+            {%- do tideline.drop_old_generations(data, {'read_gen': plan.replaced_gen} if rebuild else plan, ['tl_part', ['row', 'register', 'set_aside']]) -%}
         {%- endif -%}
     {%- endif -%}
     {%- do tideline.log_derivation(settings, state, frontier, null_keys) -%}

@@ -1,0 +1,20 @@
+{#- Derivations: the data-table part a derived row is written to. -#}
+
+{#- `k1 is null or k2 is null ...` over the unique_key columns. -#}
+{% macro null_key_test(settings) %}
+    {%- set tests = [] -%}
+    {%- for k in settings.unique_key -%}{%- do tests.append('{} is null'.format(k)) -%}{%- endfor -%}
+    {{- return(tests | join(' or ')) -}}
+{% endmacro %}
+
+{#- The tl_part of a derived row: 'row', which readers and the stored-row reads take, except
+    under on_bad_rows='quarantine', where a row under a null key goes to 'set_aside': no reader
+    sees it and no later run folds into it; the run copies it to <model>__tl_quarantine
+    (quarantine_null_keys), and the drop of its generation removes it. -#}
+{% macro _derived_row_part(settings) %}
+    {%- if settings.on_bad_rows != 'quarantine' -%}{{ return("'row'") }}{%- endif -%}
+    {%- set sql -%}
+        case when {{ tideline.null_key_test(settings) }} then 'set_aside' else 'row' end
+    {%- endset -%}
+    {{- return(sql) -}}
+{% endmacro %}
