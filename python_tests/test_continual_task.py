@@ -7,6 +7,7 @@ independent Python reference that applies the statements step by step
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import pytest
@@ -490,7 +491,7 @@ BAD_TASKS = {
                                  "cannot be resolved."),
     "bad_config_name": (GOOD_CONFIG + ", snapshto=false", GOOD_INSERT,
                         "config snapshto is not a config of materialized='continual_task' (did you mean snapshot?); its configs: "
-                        "columns, compact_every, file_format, inputs, on_bad_rows, on_definition_change, references, snapshot"),
+                        "columns, compact_every, file_format, inputs, late_row_lookback, on_bad_rows, on_definition_change, references, snapshot"),
     "bad_input_key": ("columns={'key': 'int', 'val': 'int'}, inputs={'stream.append_only': {'comit_column': 'load_tstamp'}}",
                       GOOD_INSERT, "inputs.stream.append_only.comit_column = \"load_tstamp\" is invalid; accepted: a key of "
                       "inputs.stream.append_only: commit_column (did you mean commit_column?)"),
@@ -606,6 +607,9 @@ BAD_TASKS = {
                                  "definition is refused) or ignore (the rows built so far stay and the new definition applies from "
                                  "this run on)"),
     "bad_columns_empty": ("columns={}, inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}", GOOD_BLOCK, "columns = {{}}"),
+    "bad_late_row_lookback": (GOOD_CONFIG + ", late_row_lookback=5", GOOD_BLOCK,
+                              "late_row_lookback = 5 is invalid; accepted: a whole number and a unit, s, m, h or d (30m, 6h, 1d; "
+                              "0s recounts nothing)"),
     "bad_on_bad_rows": (GOOD_CONFIG + ", on_bad_rows=true", GOOD_BLOCK,
                         "on_bad_rows = true is invalid; accepted: warn (the default: bad rows are counted in the run line and the "
                         "state, and the run goes on) or fail (a run that finds a bad row is refused, naming it) "
@@ -698,6 +702,62 @@ def test_under_on_bad_rows_fail_an_input_row_without_a_commit_time_refuses_the_r
         run(project, name, at(18))
         assert_rows_equal(output(project, name), [{"key": k, "val": v} for k, v in ((1, 0), (2, 0), (11, 1), (99, -1))],
                           label=f"{name} after the fix")
+    finally:
+        path.unlink()
+
+
+def test_input_rows_committed_behind_the_watermark_are_counted_once_listed_then_refused(project, deps):
+    """A loader that commits a row with a load time at or before a run's watermark after that run
+    read: no later step reads it. Under on_bad_rows='quarantine' the next run recounts the last
+    run's range behind its watermark (late_row_lookback, 1d by default), warns in its line with
+    the input, the count, the range, the rows then and now, records the count in its last step
+    row and the input's state row (rows_behind_watermark), and lists the finding once in the
+    quarantine; the run after, with nothing new behind, neither warns nor lists. Under 'fail' the
+    next such row refuses the run before anything is written, naming the same; a --full-refresh
+    reads every row, those behind included."""
+    name = "tmp_behind_watermark"
+    path = CONTINUAL / "models" / f"{name}.sql"
+    path.write_text(f"{{{{ config(materialized='continual_task', on_bad_rows='quarantine', {GOOD_CONFIG}) }}}}\n{GOOD_BLOCK}\n")
+    source = f"{project.source_schema}.append_only"
+    try:
+        project.write_source("append_only", APPEND_ONLY, [kv(1, 0, 0), kv(2, 0, 5)], replace=True)
+        project.write_source("anomalies", ANOMALIES, [], replace=True)
+        run(project, name, at(8))                                   # reads up to at(5)
+        project.write_source("append_only", APPEND_ONLY, [kv(3, 0, 10), kv(50, -1, 2)])   # 50: at(2), behind at(5)
+        result = run(project, name, at(18))
+        assert_rows_equal(output(project, name), [{"key": k, "val": 0} for k in (1, 2, 3)], label=f"{name} after run 2")
+        warning = (f"WARNING: source rows committed behind the watermark (never read): stream.append_only 1 ({source}.load_tstamp "
+                   "in (2025-04-30 08:05:00, 2025-05-01 08:05:00]: 2 rows when read, 3 now)")
+        assert [line for line in result.tideline_lines if warning in line], result.tideline_lines
+        counted = project.rows(f"select kind, transform, rows_behind_watermark, recount_rows, cast(recount_from as string) "
+                               f"from {project.fresh('tl_state')} where model = '{name}' and kind in ('run', 'input') "
+                               "order by batch desc, kind limit 2")
+        assert counted == [("input", "stream.append_only", 1, 4, "2025-04-30 08:10:00"), ("run", None, 1, None, None)], counted
+        listed = [{"feed": "stream.append_only", "reason": f"1 row(s) committed behind the watermark ({source}.load_tstamp): no run reads them",
+                   "found_row": {"after": "2025-04-30T08:05:00.000Z", "up_to": "2025-05-01T08:05:00.000Z", "rows_when_read": 2, "rows_now": 3},
+                   "copy_number": 1, "run_now": at(18)}]
+
+        def quarantine() -> list[dict]:
+            rows = project.table(f"{name}__tl_quarantine")
+            return [{**r, "found_row": json.loads(r["found_row"])} for r in rows if r.pop("_tl_run")]
+
+        assert_rows_equal(quarantine(), listed, label="the quarantine after run 2")
+        project.write_source("append_only", APPEND_ONLY, [kv(4, 0, 20)])
+        result = run(project, name, at(28))
+        assert not [line for line in result.tideline_lines if "behind the watermark" in line], result.tideline_lines
+        assert_rows_equal(quarantine(), listed, label="the quarantine after run 3")
+
+        path.write_text(f"{{{{ config(materialized='continual_task', on_bad_rows='fail', {GOOD_CONFIG}) }}}}\n{GOOD_BLOCK}\n")
+        project.write_source("append_only", APPEND_ONLY, [kv(5, 0, 30), kv(60, -1, 15)])   # 60: at(15), behind at(20)
+        project.refused(
+            f"tideline: continual task {name}: on_bad_rows = fail and its sources hold rows committed behind the watermark since "
+            f"the last run read them, which no run reads: stream.append_only 1 ({source}.load_tstamp in (2025-04-30 08:20:00, "
+            "2025-05-01 08:20:00]: 5 rows when read, 6 now). Give them a commit time after the watermark so that the next run "
+            "reads them, or rebuild with --full-refresh, which reads every row, or set on_bad_rows='warn' to count them and go on",
+            lambda: run(project, name, at(38), expect_success=False))
+        run(project, name, at(38), "--full-refresh")
+        assert_rows_equal(output(project, name), [{"key": k, "val": -1 if k >= 50 else 0} for k in (1, 2, 3, 4, 5, 50, 60)],
+                          label=f"{name} after the --full-refresh")
     finally:
         path.unlink()
 

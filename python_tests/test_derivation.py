@@ -311,6 +311,47 @@ def test_rows_under_a_null_unique_key_are_counted_and_kept_or_set_aside(project,
         path.unlink()
 
 
+def test_rows_committed_behind_the_watermark_are_counted_once_and_a_full_refresh_reads_them(project, deps):
+    """A transfer loaded with a load_tstamp at or before the watermark after the run that read up
+    to it: no later run reads it (the derivation equals the reference over the other rows). The
+    next run recounts the transform's range behind the watermark it recorded (late_row_lookback,
+    1d by default), warns with the transform, the count, the range, the rows then and now, and
+    records the count in its run row and its transform row (rows_behind_watermark); the run after
+    it, with nothing new behind, neither warns nor counts. A --full-refresh reads every row and
+    equals the reference over all of them."""
+    project.reset_models()
+    project.write_source("transfers", TRANSFERS, [], replace=True)
+    name = "sender_totals"
+    reference = reference_models()[name]
+    late = transfer(95, "bob", "zed", 3, 5)                  # at 09:05, behind the first run's watermark 09:10
+    loads = [BATCHES[0], BATCHES[1] + [late], BATCHES[3]]
+    read: list[dict] = []
+    behind = []
+    for n, batch in enumerate(loads):
+        project.write_source("transfers", TRANSFERS, batch)
+        read += [t for t in batch if t is not late]
+        now = T0 + dt.timedelta(minutes=[60, 120, 180][n] + 30)
+        result = run(project, name, now)
+        reference.run({"transfers": read}, now)
+        assert_rows_equal(derived_table(project, name, reference), reference.rows(), label=f"{name} after run {n + 1}")
+        warned = [line for line in result.tideline_lines if "behind the watermark" in line]
+        if late in batch:
+            assert [line for line in warned if (
+                "WARNING: source rows committed behind the watermark (never read): fromTransfers 1 "
+                f"({project.source_schema}.transfers.load_tstamp in (2025-02-28 09:10:00, 2025-03-01 09:10:00]: 3 rows when read, 4 now)")
+                in line], result.tideline_lines
+        else:
+            assert not warned, result.tideline_lines
+        behind.append(1 if late in batch else 0)
+    recorded = project.rows(f"select kind, rows_behind_watermark from {project.fresh('tl_state')} "
+                            f"where model = '{name}' and kind in ('run', 'transform') order by batch, kind")
+    assert recorded == [(kind, b) for b in behind for kind in ("run", "transform")], recorded
+    run(project, name, T0 + dt.timedelta(minutes=240), "--full-refresh")
+    everything = reference_models()[name]
+    everything.run({"transfers": [t for batch in loads for t in batch]}, T0 + dt.timedelta(minutes=240))
+    assert_rows_equal(derived_table(project, name, everything), everything.rows(), label=f"{name} after the --full-refresh")
+
+
 STRICT_FIRST_RUN = T0 + dt.timedelta(minutes=90)
 
 
@@ -714,12 +755,15 @@ BAD_MODELS = {
                              ": registers.x.type = \"double\" is invalid; accepted: a struct type (struct<name:type, ...>) for merge"),
     "bad_config_name": ("registers={}, unqiue_key='amount'", [("a", "update=none")],
                         ": config unqiue_key is not a config of materialized='derivation' (did you mean unique_key?); its configs: "
-                        "compact_every, derived_columns, file_format, on_bad_rows, on_definition_change, reduce, registers, unique_key"),
+                        "compact_every, derived_columns, file_format, late_row_lookback, on_bad_rows, on_definition_change, reduce, registers, unique_key"),
     "bad_on_bad_rows": ("registers={}, on_bad_rows='drop'", [("a", "update=none")],
                         ": on_bad_rows = \"drop\" is invalid; accepted: warn (the default: bad rows are counted in the run line "
                         "and the state, and the run goes on) or fail (a run that finds a bad row is refused, naming it) "
                         "or quarantine (as warn, and each bad row is listed once in the table <model>__tl_quarantine with the reason)"),
     "bad_compact_every": ("registers={}, compact_every=0", [("a", "update=none")], ": compact_every = 0 is invalid; accepted: an integer >= 1 (runs between compactions)"),
+    "bad_late_row_lookback": ("registers={}, late_row_lookback='soon'", [("a", "update=none")],
+                              ": late_row_lookback = \"soon\" is invalid; accepted: a whole number and a unit, s, m, h or d (30m, 6h, 1d; "
+                              "0s recounts nothing)"),
     "bad_commit_column": ("registers={}", [("a", "commit_column='created_at'")],
                           ", transform a: commit_column = \"created_at\" is invalid; accepted: a timestamp column of "
                           "{source}.transfers (its columns: id, sender, recipient, amount, load_tstamp); tideline's tables carry "
@@ -812,7 +856,8 @@ PUBLISHED = {"bad_publish_table": "select id, amount from nowhere",
 
 # models whose transform publishes (select id, amount from the document, unless PUBLISHED says)
 PUBLISHING = ("bad_read_delay", "bad_clock", "bad_priority", "bad_commit_column", "bad_compact_every", "bad_read_delay_unit", "bad_priority_text",
-              "bad_on_definition_change", "bad_compact_every_text", "bad_reduce_on_key", "bad_on_bad_rows")
+              "bad_on_definition_change", "bad_compact_every_text", "bad_reduce_on_key", "bad_on_bad_rows",
+              "bad_late_row_lookback")
 
 
 def write_bad_model(name: str, registers: str, transforms: list[tuple[str, str]], publish: bool) -> Path:

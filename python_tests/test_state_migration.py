@@ -40,7 +40,7 @@ pytestmark = [pytest.mark.formats("parquet", "delta", "iceberg"), pytest.mark.ex
 V1 = "962fabf02e052674ed245872edae80c019500c44"   # the last commit of state version 1
 V2 = "ada7558f41107c54a531f21595cfee42495cfcf7"   # the last commit of state version 2
 V3 = "3c83c00e80f1328b1c7eb08f145bfbbc737d40fb"   # the last commit of state version 3
-VERSION = "4"                                      # this checkout's (state_version())
+VERSION = "5"                                      # this checkout's (state_version())
 
 
 def tideline_at(commit: str, to) -> None:

@@ -11,11 +11,14 @@
 {% endmacro %}
 
 {#- A step's run row: its id, its time, the window it closes, the generation it wrote and the
-    task's definition. -#}
-{% macro task_step_row(settings, step_run, step, lower, watermark, generation, unplaced=0) %}
+    task's definition; the run's last step (last_of: the run's frontier) also counts the
+    inputs' rows without a commit time and those found behind the watermark. -#}
+{% macro task_step_row(settings, step_run, step, lower, watermark, generation, last_of=none) %}
     {{- return({'kind': 'run', 'run_id': step_run, 'batch': step.time, 'lower_limit': lower,
                 'upper_limit': step.time, 'watermark': watermark, 'generation': generation,
-                'rows_without_load_time': unplaced, 'definition': tideline.definition_text(settings.definition)}) -}}
+                'rows_without_load_time': last_of.unplaced.values() | sum if last_of else 0,
+                'rows_behind_watermark': last_of.behind.values() | sum(attribute='rows') if last_of else 0,
+                'definition': tideline.definition_text(settings.definition)}) -}}
 {% endmacro %}
 
 {#- The steps one by one, each committed alone: an incremental run or a first build. A task with a delete compacts every
@@ -28,9 +31,9 @@
         {%- set plan = tideline.generation_plan(generation.live, generation.steps if settings.deletes and step.data else 0, settings.compact_every) -%}
         {%- if step.data -%}{%- do tideline.write_task_step(settings, data, step, step_run, plan) -%}{%- endif -%}
         {%- set row = tideline.task_step_row(settings, step_run, step, state.frontier if loop.first else loop.previtem.time,
-                                             frontier.frontier if loop.last else step.time, plan.write_gen,
-                                             frontier.unplaced.values() | sum if loop.last else 0) -%}
-        {%- do generation.update({'state_files': tideline.commit_run(settings.name, row, files=generation.state_files)}) -%}
+                                             frontier.frontier if loop.last else step.time, plan.write_gen, frontier if loop.last else none) -%}
+        {%- do generation.update({'state_files': tideline.commit_run(settings.name, row, tideline.task_input_rows(settings, frontier) if loop.last else [],
+                                                                     files=generation.state_files)}) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
         {%- if plan.compact -%}
             {%- do tideline.drop_old_generations(data, plan) -%}
@@ -60,10 +63,9 @@
             {%- do written.append(step_run) -%}
         {%- endif -%}
         {%- do rows.append(tideline.task_step_row(settings, step_run, step, none if loop.first else loop.previtem.time,
-                                                    frontier.frontier if loop.last else step.time, plan.write_gen,
-                                                    frontier.unplaced.values() | sum if loop.last else 0)) -%}
+                                                    frontier.frontier if loop.last else step.time, plan.write_gen, frontier if loop.last else none)) -%}
     {%- endfor -%}
-    {%- do tideline.commit_run(commit_key or settings.name, rows[-1], rows[:-1], replace=true) -%}
+    {%- do tideline.commit_run(commit_key or settings.name, rows[-1], rows[:-1] + tideline.task_input_rows(settings, frontier), replace=true) -%}
     {%- do tideline.checkpoint(settings.name, 'committed') -%}
     {%- if commit_key is none -%}{%- do tideline.drop_old_generations(data, {'read_gen': plan.replaced_gen}) -%}{%- endif -%}
 {% endmacro %}

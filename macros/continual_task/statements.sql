@@ -36,7 +36,8 @@
     {%- set settings = {'name': model_name, 'on_definition_change': on_definition_change,
                         'on_bad_rows': tideline.on_bad_rows_setting('continual task', model_name), 'columns': declared, 'snapshot': snapshot, 'inputs': inputs, 'references': references,
                         'statements': statements, 'reads_output': statements | selectattr('reads_output') | list | length > 0, 'output': output | string,
-                        'deletes': statements | selectattr('kind', 'equalto', 'delete') | list | length > 0, 'compact_every': compact_every} -%}
+                        'deletes': statements | selectattr('kind', 'equalto', 'delete') | list | length > 0, 'compact_every': compact_every,
+                        'late_row_lookback': tideline.late_row_lookback_setting(model_name, tideline._task_error)} -%}
     {%- do settings.update({'definition': tideline.task_definition(settings)}) -%}
     {{- return(settings) -}}
 {% endmacro %}

@@ -50,7 +50,8 @@
     {%- for i in settings.inputs if row.frontier -%}{%- do watermarks.update({i.name: row.frontier}) -%}{%- endfor -%}
     {{- return({'creation': row.creation, 'frontier': row.frontier, 'watermarks': watermarks,
                 'generation': row.generation | int, 'runs_in_generation': row.runs_in_generation | int, 'state_files': row.state_files | int,
-                'definition': row.definition}) -}}
+                'definition': row.definition,
+                'recorded': tideline.recorded_recounts(settings.name, 'input') if row.frontier and settings.late_row_lookback else {}}) -}}
 {% endmacro %}
 
 {#- The run's steps: [{'time', 'upto' (true: the snapshot step, every row up to time), 'data'
@@ -86,4 +87,16 @@
         where i.tl_gen = {{ gen }} and i._tl_op = 'insert' and i._tl_run in ({{ committed }})
     {% endset %}
     {{- return(sql) -}}
+{% endmacro %}
+
+{#- A run's state row per input (kind 'input', committed with its last step): the watermark it
+    read up to and its recount behind it (feed_recount_columns), which the next run compares. -#}
+{% macro task_input_rows(settings, frontier) %}
+    {%- set rows = [] -%}
+    {%- for i in settings.inputs -%}
+        {%- set row = {'kind': 'input', 'transform': i.name, 'watermark': frontier.frontier, 'rows_read': frontier.documents.get(i.name, 0)} -%}
+        {%- do row.update(tideline.feed_recount_columns(i, frontier.frontier, frontier, settings.late_row_lookback)) -%}
+        {%- do rows.append(row) -%}
+    {%- endfor -%}
+    {{- return(rows) -}}
 {% endmacro %}

@@ -36,7 +36,8 @@
 
 {#- The derivation's committed state: F_prev, the newest batch written, the live generation and
     how many runs wrote to it, each transform's watermark (the newest commit time it has
-    processed), the files of its state and the definition its newest run recorded. A rebuild (rebuild=true) starts from nothing but
+    processed), the files of its state, the definition its newest run recorded and each
+    transform's recount behind its watermark (recorded_recounts, when late_row_lookback is not 0). A rebuild (rebuild=true) starts from nothing but
     the live generation, which its own comes after, and the newest batch, which its rows come
     after (consumers keep watermarks over _tl_batch). -#}
 {% macro derivation_state(settings, rebuild) %}
@@ -71,6 +72,9 @@
     {%- endfor -%}
     {%- if rebuild -%}
         {{- return({'frontier': none, 'batch': state.batch, 'generation': state.generation, 'runs_in_generation': 0, 'watermarks': {}, 'state_files': none}) -}}
+    {%- endif -%}
+    {%- if state.frontier and settings.late_row_lookback -%}
+        {%- do state.update({'recorded': tideline.recorded_recounts(settings.name, 'transform')}) -%}
     {%- endif -%}
     {{- return(state) -}}
 {% endmacro %}

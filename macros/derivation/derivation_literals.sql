@@ -8,11 +8,11 @@
 
 {#- A read delay in seconds, from '30s', '10m', '2h' or '1d'. -#}
 {% macro _delay_seconds(model_name, transform_name, value) %}
-    {%- set m = modules.re.match('^(\d+)(s|m|h|d)$', value | string) if value is string else none -%}
-    {%- if not m -%}
+    {%- set seconds = tideline.duration_seconds(value) -%}
+    {%- if seconds is none -%}
         {{ tideline._derivation_error(model_name, 'read_delay', value, "a whole number and a unit, s, m, h or d (30s, 10m, 2h, 1d)", transform_name) }}
     {%- endif -%}
-    {{- return((m.group(1) | int) * {'s': 1, 'm': 60, 'h': 3600, 'd': 86400}[m.group(2)]) -}}
+    {{- return(seconds) -}}
 {% endmacro %}
 
 {#- The column types of a relation ({name: type}), from dbt's relation cache when it has them. -#}

@@ -17,7 +17,9 @@
     counted (optional, default true: rows without a commit time are counted)}]; `state`: {frontier
     (F_prev or none), watermarks: {feed name: newest commit time it processed}}. One query;
     returns {'frontier', 'documents': {feed: rows up to F}, 'steps': [distinct commit times up
-    to F, oldest first] (with_steps only), 'unplaced': {feed: rows whose commit time is null}}.
+    to F, oldest first] (with_steps only), 'unplaced': {feed: rows whose commit time is null},
+    'recent' and 'behind': each feed's recount behind its watermark, over `lookback` seconds
+    (behind_watermark.sql; state.recorded holds the last run's)}.
 
     A row without a commit time is after no frontier, so no run ever reads it: each run counts
     them (the run line warns, the state records them as rows_without_load_time), for every feed
@@ -25,7 +27,7 @@
     that finds the newest commit time: `c > watermark or c is null` still skips the files whose
     statistics hold neither (parquet's, Delta's and Iceberg's null counts), so the count costs
     no more reads than the watermark's filter, not the history. -#}
-{% macro commit_frontier(feeds, state, with_steps=false) %}
+{% macro commit_frontier(feeds, state, with_steps=false, lookback=0) %}
     {% set sql %}
         with newest as (
             {%- for t in feeds %}
@@ -66,16 +68,22 @@
         {{ new_rows }}
         {%- endif %}
         {%- endfor %}
+        {%- for t in feeds %}
+        {{ tideline._recount_sql(t, state, lookback) }}
+        {%- endfor %}
         union all
         select 'unplaced', feed, cast(unplaced as string) from newest where unplaced > 0
     {% endset %}
-    {%- set result = {'frontier': none, 'documents': {}, 'steps': [], 'unplaced': {}} -%}
+    {%- set result = {'frontier': none, 'documents': {}, 'steps': [], 'unplaced': {}, 'recent': {}} -%}
+    {%- set recount = {} -%}
     {%- for row in tideline.query_rows(sql) -%}
         {%- if row.kind == 'frontier' -%}{%- do result.update({'frontier': row['value']}) -%}
         {%- elif row.kind == 'documents' -%}{%- do result.documents.update({row.feed: row['value'] | int}) -%}
         {%- elif row.kind == 'unplaced' -%}{%- do result.unplaced.update({row.feed: row['value'] | int}) -%}
+        {%- elif row.kind == 'recent' -%}{%- do result.recent.update({row.feed: row['value'] | int}) -%}
+        {%- elif row.kind == 'recount' -%}{%- do recount.update({row.feed: row['value'] | int if row['value'] is not none else none}) -%}
         {%- else -%}{%- do result.steps.append(row['value']) -%}{%- endif -%}
     {%- endfor -%}
-    {%- do result.update({'steps': result.steps | sort}) -%}
+    {%- do result.update({'steps': result.steps | sort, 'behind': tideline.behind_watermark_found(state, recount)}) -%}
     {{- return(result) -}}
 {% endmacro %}

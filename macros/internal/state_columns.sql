@@ -17,6 +17,7 @@
         ['mutable_time', 'timestamp'], ['realtime_after', 'timestamp'], ['missing_deletes', 'bigint'],
         ['first_load', 'timestamp'],
         ['definition', 'string'],
+        ['recount_from', 'timestamp'], ['recount_rows', 'bigint'], ['rows_behind_watermark', 'bigint'],
         ['model', 'string'],
     ]) -}}
 {% endmacro %}
@@ -29,11 +30,14 @@
       3: a daily aggregate's first load time of a date in its date rows' first_load (version 2
          kept it in lower_limit, which is a run's window only);
       4: a derivation's and a continual task's definition in their run rows' definition
-         (internal/definitions.sql; before, none was kept). -#}
+         (internal/definitions.sql; before, none was kept);
+      5: a derivation's and a continual task's recount of each feed behind its watermark
+         (recount_from, recount_rows) and the rows found there since (rows_behind_watermark:
+         behind_watermark.sql; before, none was kept, and the first run after records one). -#}
 {% macro state_version() %}
-    {{- return(4) -}}
+    {{- return(5) -}}
 {% endmacro %}
 
 {% macro state_columns_added() %}
-    {{- return({2: ['mutable_time', 'realtime_after', 'missing_deletes'], 3: ['first_load'], 4: ['definition']}) -}}
+    {{- return({2: ['mutable_time', 'realtime_after', 'missing_deletes'], 3: ['first_load'], 4: ['definition'], 5: ['recount_from', 'recount_rows', 'rows_behind_watermark']}) -}}
 {% endmacro %}

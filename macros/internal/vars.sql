@@ -28,6 +28,7 @@
         'tideline__freshness_warn_hours': 3,
         'tideline__freshness_error_days': 2,
         'tideline__on_bad_rows': 'warn',
+        'tideline__late_row_lookback': '1d',
     }) -}}
 {% endmacro %}
 
@@ -67,5 +68,6 @@
     {%- do tideline.var_int('tideline__freshness_warn_hours', 1) -%}
     {%- do tideline.var_int('tideline__freshness_error_days', 1) -%}
     {%- do tideline.pipeline_on_bad_rows() -%}
+    {%- do tideline.late_row_lookback_var() -%}
     {#- renders to nothing, so dbt sends no statement for this hook -#}
 {% endmacro %}

@@ -34,9 +34,12 @@
     {%- set state = tideline.task_state(settings) -%}
     {%- do tideline.refuse_now_before_watermark(settings.name, state.frontier if not rebuild else none) -%}
     {%- do tideline.check_definition('continual task', settings.name, state.definition, settings.definition, settings.on_definition_change, rebuild) -%}
-    {%- set frontier = tideline.commit_frontier(settings.inputs, {'frontier': none, 'watermarks': {}} if rebuild else state, with_steps=true) -%}
+    {%- set frontier = tideline.commit_frontier(settings.inputs, {'frontier': none, 'watermarks': {}} if rebuild else state, with_steps=true,
+                                                lookback=settings.late_row_lookback) -%}
     {%- do tideline.refuse_unplaced_rows('continual task', settings, settings.inputs, frontier) -%}
+    {%- do tideline.refuse_rows_behind_watermark('continual task', settings, settings.inputs, frontier) -%}
     {%- do tideline.quarantine_unplaced_rows(settings, settings.inputs, frontier, view) -%}
+    {%- do tideline.quarantine_rows_behind_watermark(settings, settings.inputs, frontier, view) -%}
     {%- set steps = tideline.task_steps(settings, state, frontier, rebuild) -%}
     {%- if steps | selectattr('data') | list or rebuild or tables.live is none -%}{%- do tideline.check_task_statements(settings) -%}{%- endif -%}
 
@@ -60,8 +63,8 @@
         {%- do tideline.run_task_steps(settings, data, state, frontier, steps, rebuild) -%}
     {%- endif -%}
     {%- set since = " (after {})".format(state.frontier) if state.frontier and not rebuild else " (first run)" if not state.creation else " (replayed from {})".format(state.creation) -%}
-    {{ log("tideline {}: {} steps up to {}{}, {} input rows{}{}".format(settings.name, steps | length, frontier.frontier, since, frontier.documents.values() | sum,
-        tideline.unplaced_rows_warning(settings.inputs, frontier), tideline.task_inputless_note(settings)), info=true) }}
+    {{ log("tideline {}: {} steps up to {}{}, {} input rows{}{}{}".format(settings.name, steps | length, frontier.frontier, since, frontier.documents.values() | sum,
+        tideline.unplaced_rows_warning(settings.inputs, frontier), tideline.behind_watermark_warning(settings.inputs, frontier), tideline.task_inputless_note(settings)), info=true) }}
     {%- do tideline.store_main('tideline: {} steps'.format(steps | length)) -%}
     {{ run_hooks(post_hooks) }}
 

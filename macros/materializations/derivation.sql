@@ -38,9 +38,11 @@
     {%- do tideline.refuse_now_before_watermark(settings.name, state.frontier) -%}
     {%- do tideline.check_definition('derivation', settings.name, state.definition, settings.definition,
                                      settings.on_definition_change, rebuild, additions=['transform ']) -%}
-    {%- set frontier = tideline.commit_frontier(settings.transforms, state) -%}
+    {%- set frontier = tideline.commit_frontier(settings.transforms, state, lookback=settings.late_row_lookback) -%}
     {%- do tideline.refuse_unplaced_rows('derivation', settings, settings.transforms, frontier) -%}
+    {%- do tideline.refuse_rows_behind_watermark('derivation', settings, settings.transforms, frontier) -%}
     {%- do tideline.quarantine_unplaced_rows(settings, settings.transforms, frontier, view) -%}
+    {%- do tideline.quarantine_rows_behind_watermark(settings, settings.transforms, frontier, view) -%}
     {%- set documents = frontier.documents.values() | sum -%}
     {#- the SQL handed to the transforms, planned against the sources before the first write of a
         run that writes (a run with documents, a first build, a rebuild) -#}

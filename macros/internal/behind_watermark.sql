@@ -1,0 +1,87 @@
+{#- Rows committed behind the watermark: a source row that arrives after a run read its feed up
+    to a watermark, carrying a commit time at or before it, is after no later frontier, so no
+    run reads it. A loader that commits in commit-time order never writes one (read_delay
+    covers a known lag); one that does loses rows silently unless they are counted.
+
+    Each run of a derivation or a continual task counts, per feed, the source rows with a commit
+    time in (W - late_row_lookback, W], W the feed's watermark after the run, and records the
+    count (recount_rows, from recount_from) in the feed's state row. The next run recounts that
+    same range in its frontier query: rows there now that were not then arrived behind the
+    watermark (rows_behind_watermark). One scan of late_row_lookback of the commit column per
+    feed and run, in the query that already reads the source; rows further behind than the
+    lookback, or a range that also lost rows, are not seen. -#}
+
+{#- A feed's part of the frontier query (commit_frontier): a row 'recount' (the recorded range
+    counted again; null when nothing is recorded) and a row 'recent' (the range of the new
+    watermark), from one scan. '' for a feed that is not counted (tideline's own _tl_batch, a
+    writer's clock) or when the lookback is 0. -#}
+{% macro _recount_sql(feed, state, lookback) %}
+    {%- if not lookback or feed.commit_column == '_tl_batch' or feed.get('clock') or not feed.get('counted', true) -%}{{ return('') }}{%- endif -%}
+    {%- set c = feed.commit_column -%}
+    {%- set recorded = state.get('recorded', {}).get(feed.name) -%}
+    {%- set reached -%}
+        greatest({{ tideline.ts(state.watermarks.get(feed.name)) }}, (select f from frontier) - interval {{ feed.delay }} seconds)
+    {%- endset -%}
+    {% set sql %}
+        union all
+        select stack(2, 'recount', '{{ feed.name }}', cast(again as string), 'recent', '{{ feed.name }}', cast(recent as string))
+        from (
+            select
+                {%- if recorded %}
+                count_if({{ c }} > {{ tideline.ts(recorded.recount_from) }} and {{ c }} <= {{ tideline.ts(recorded.watermark) }}) as again,
+                {%- else %}
+                cast(null as bigint) as again,
+                {%- endif %}
+                count_if({{ c }} > {{ reached }} - interval {{ lookback }} seconds and {{ c }} <= {{ reached }}) as recent
+            from {{ feed.source.rendered }}
+            where {{ c }} > least({{ reached }} - interval {{ lookback }} seconds, {{ tideline.ts(recorded.recount_from if recorded else none) }})
+                and {{ c }} <= greatest({{ reached }}, {{ tideline.ts(recorded.watermark if recorded else none) }})
+        ) as recount
+    {% endset %}
+    {{- return(sql) -}}
+{% endmacro %}
+
+{#- Each feed's recount, as recorded by the model's newest committed run that recorded one: {feed:
+    {watermark, recount_from, recount_rows}} from its state rows of `kind` ('transform' of a
+    derivation, 'input' of a continual task). One query. -#}
+{% macro recorded_recounts(model_name, kind) %}
+    {% set sql %}
+        select
+            transform as feed,
+            cast(max_by(watermark, batch) as string) as watermark,
+            cast(max_by(recount_from, batch) as string) as recount_from,
+            max_by(recount_rows, batch) as recount_rows
+        from {{ tideline.state_table() }}
+        where model = '{{ model_name }}' and kind = '{{ kind }}' and recount_rows is not null
+        group by transform
+    {% endset %}
+    {%- set recorded = {} -%}
+    {%- for row in tideline.query_rows(sql) -%}
+        {%- do recorded.update({row.feed: {'watermark': row.watermark, 'recount_from': row.recount_from, 'recount_rows': row.recount_rows | int}}) -%}
+    {%- endfor -%}
+    {{- return(recorded) -}}
+{% endmacro %}
+
+{#- A feed's state columns of the recount: the range of its new watermark and the rows there
+    (recount_from, recount_rows; null when it was not counted) and the rows found behind its
+    old one (rows_behind_watermark). -#}
+{% macro feed_recount_columns(feed, watermark, frontier, lookback) %}
+    {%- set counted = feed.name in frontier.recent -%}
+    {{- return({'recount_from': tideline.shift_time(watermark, -lookback) if counted else none,
+                'recount_rows': frontier.recent[feed.name] if counted else none,
+                'rows_behind_watermark': frontier.behind.get(feed.name, {}).get('rows', 0)}) -}}
+{% endmacro %}
+
+{#- What the frontier query's recount found behind each feed's recorded watermark ({feed: {rows,
+    recount_from, watermark, then, now}}, feeds with none left out). -#}
+{% macro behind_watermark_found(state, recount) %}
+    {%- set found = {} -%}
+    {%- for feed, now in recount.items() if now is not none and feed in state.get('recorded', {}) -%}
+        {%- set recorded = state.recorded[feed] -%}
+        {%- if now > recorded.recount_rows -%}
+            {%- do found.update({feed: {'rows': now - recorded.recount_rows, 'recount_from': recorded.recount_from,
+                                        'watermark': recorded.watermark, 'then': recorded.recount_rows, 'now': now}}) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{- return(found) -}}
+{% endmacro %}
