@@ -252,7 +252,10 @@ BAD_CHANNELS = {
     "bad_config_name": (GOOD + ", retention_day=30", SELECT,
                         "config retention_day is not a config of materialized='channel' (did you mean retention_days?); its "
                         "configs: arrival_column, change_time, changes, checks, columns, compact_every, file_format, item_id, "
-                        "item_time, mutable_time, on_bad_rows, retention_days"),
+                        "item_time, late_row_lookback, mutable_time, on_bad_rows, retention_days"),
+    "bad_late_row_lookback": (GOOD + ", late_row_lookback='1w'", SELECT,
+                              "late_row_lookback = 1w is invalid; accepted: a whole number and a unit, s, m, h or d (30m, 6h, 1d; "
+                              "0s recounts nothing)"),
     "bad_on_bad_rows": (GOOD + ", on_bad_rows='warn'", SELECT,
                         "tideline: channel bad_on_bad_rows: on_bad_rows = \"warn\" is invalid; accepted: fail (the default: a run "
                         "with a change row it cannot apply is refused before anything is written, naming the first by its writer, key "
@@ -418,6 +421,69 @@ def test_a_first_build_judges_change_rows_as_later_runs_do_and_bad_ones_are_set_
                                ("hub.backfill_a", "an op other than insert or delete", "odd", 1)], quarantined
         assert project.rows(f"select rows_rejected, rows_written from {project.fresh('tl_state')} where model = '{name}' "
                             "and kind = 'run' order by batch") == [(3, 1)]
+    finally:
+        path.unlink()
+        project.reset()
+
+
+def test_a_change_row_committed_behind_the_watermark_is_refused_or_set_aside_never_lost(runner, channel_project):
+    """Issue 36, item 4 (in part) and issue 34: a writer commits a change row with a change time
+    at or before the watermark of the run that already read up to it, so no run applies it. The
+    next run recounts the writer's range behind that watermark (late_row_lookback, 1d): under
+    on_bad_rows='fail', the default, it is refused before anything is written, naming the
+    writer, the range and the rows then and now; under 'quarantine' the run goes on without it
+    (with a new legal change), warns in its line, records rows_behind_watermark and lists the
+    finding once; the run after it neither warns nor lists again. Its inserts follow the items
+    table's column order whatever order dbt gives the columns mapping in (run after the file's
+    other tests, a partial parse gives another order than the first build's), and a changed
+    column type is refused by name with nothing changed."""
+    project = Project(runner, "channel_behind")
+    project.reset()
+    name = "tmp_behind_watermark"
+    path = CHANNELS / "models" / f"{name}.sql"
+    path.write_text(f"{{{{ config({GOOD}, mutable_time='2025-02-28 12:00') }}}}\n{SELECT}\n")
+
+    def build(now, expect_success=True):
+        return project.dbt("run", "--select", name, project_dir=CHANNELS, expect_success=expect_success,
+                           vars={"channels__source": project.source_schema, "tideline__now": now})
+
+    kept = change("insert", t(28, 9), "kept", t(28, 10), 1)
+    late = change("insert", t(28, 8), "late", t(28, 11), 2)                       # committed 28 11:00, behind 03-01 06:00
+    then = change("insert", t(28, 7), "then", dt.datetime(2025, 3, 1, 6, 30), 3)
+    found = (f"hub.backfill_a 1 ({project.source_schema}.backfill_a.changed_at in (2025-02-28 06:00:00, 2025-03-01 06:00:00]: "
+             "1 rows when read, 2 now)")
+    try:
+        empty_sources(project)
+        project.write_source("backfill_a", CHANGES, [kept])
+        project.ensure_state(CHANNELS)
+        build("2025-03-01 06:00:00")
+        project.write_source("backfill_a", CHANGES, [late])
+        project.refused(f"tideline: channel {name}: on_bad_rows = fail and its sources hold rows committed behind the watermark "
+                        f"since the last run read them, which no run reads: {found}. Give them a commit time after the watermark "
+                        "so that the next run reads them, or rebuild with --full-refresh, which reads every row, or set "
+                        "on_bad_rows='quarantine' to list them and go on", lambda: build("2025-03-01 07:00:00", expect_success=False))
+        path.write_text(f"{{{{ config({GOOD}, mutable_time='2025-02-28 12:00', on_bad_rows='quarantine') }}}}\n{SELECT}\n")
+        project.write_source("backfill_a", CHANGES, [then])
+        result = build("2025-03-01 07:00:00")
+        assert [line for line in result.tideline_lines if f"WARNING: source rows committed behind the watermark (never read): {found}" in line], \
+            result.tideline_lines
+        assert_rows_equal(project.table(f"{name}__tl_items", COLUMNS), [{k: c[k] for k in COLUMNS} for c in (kept, then)],
+                          label="the items without the late change")
+        result = build("2025-03-01 08:00:00")
+        assert not [line for line in result.tideline_lines if "behind the watermark" in line], result.tideline_lines
+        quarantined = [(r["feed"], r["reason"], json.loads(r["found_row"])) for r in project.table(f"{name}__tl_quarantine")]
+        assert quarantined == [("hub.backfill_a", f"1 row(s) committed behind the watermark ({project.source_schema}.backfill_a.changed_at): "
+                                "no run reads them", {"after": "2025-02-28T06:00:00.000Z", "up_to": "2025-03-01T06:00:00.000Z",
+                                                      "rows_when_read": 1, "rows_now": 2})], quarantined
+        assert project.rows(f"select rows_behind_watermark from {project.fresh('tl_state')} where model = '{name}' "
+                            "and kind = 'run' order by batch") == [(0,), (1,)]
+        # the insert follows the items table's column order, whatever order dbt gives the columns
+        # mapping in (a partial parse can give another); a changed column is refused by name
+        wider = GOOD.replace("'value': 'int'", "'value': 'bigint'")
+        path.write_text(f"{{{{ config({wider}, mutable_time='2025-02-28 12:00', on_bad_rows='quarantine') }}}}\n{SELECT}\n")
+        refused = project.refused("; the model now declares label string, value bigint): rebuild with dbt run --full-refresh "
+                                  f"--select {name}", lambda: build("2025-03-01 09:00:00", expect_success=False))
+        assert any(f"tideline: channel {name}: its columns changed since " in m for m in refused.messages), refused.messages
     finally:
         path.unlink()
         project.reset()

@@ -63,7 +63,8 @@
     {%- for c in settings.changes if row.frontier -%}{%- do watermarks.update({c.name: row.frontier}) -%}{%- endfor -%}
     {{- return({'last_batch': row.last_batch, 'mutable_time': tideline._millis_text(row.mutable_time), 'realtime_after': row.realtime_after,
                 'frontier': row.frontier, 'watermarks': watermarks, 'runs': row.runs | int, 'state_files': row.state_files | int,
-                'history': tideline.channel_boundary_history(fromjson(row.boundaries or '[]'))}) -}}
+                'history': tideline.channel_boundary_history(fromjson(row.boundaries or '[]')),
+                'recorded': tideline.recorded_recounts(settings.name, 'input') if row.frontier and settings.changes and settings.late_row_lookback else {}}) -}}
 {% endmacro %}
 
 {#- A run row of state version 1 (state_move.sql): its channel facts are not in their own columns. -#}

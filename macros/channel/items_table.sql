@@ -46,3 +46,25 @@
     {%- do tideline.delete_dates(items, 'item_date', old, format) -%}
     {{- return(old | length) -}}
 {% endmacro %}
+
+{#- The payload in the column order of the existing items table, which the run's insert (by
+    position) must follow: dbt does not keep a config mapping's order across parses (a partial
+    parse can give the mapping in another order than a full one), so the declared order is not
+    the stored one. A payload whose columns or types differ from the table's is refused before
+    anything is written: its layout changed, and only a rebuild can write the new one. -#}
+{% macro align_channel_payload(settings, items) %}
+    {%- set own = ['item_time', 'item_id', '_tl_deleted', '_tl_stable', '_tl_batch', '_tl_run', 'item_date'] -%}
+    {%- set stored = [] -%}
+    {%- for c in adapter.get_columns_in_relation(items) if (c.name | lower) not in own -%}
+        {%- do stored.append([c.name | lower, tideline.type_name(c.data_type)]) -%}
+    {%- endfor -%}
+    {%- if stored | sort != settings.payload | sort -%}
+        {%- set shown = [] -%}
+        {%- for c in stored -%}{%- do shown.append('{} {}'.format(c[0], c[1])) -%}{%- endfor -%}
+        {%- set wanted = [] -%}
+        {%- for c in settings.payload | sort -%}{%- do wanted.append('{} {}'.format(c[0], c[1])) -%}{%- endfor -%}
+        {{ tideline._channel_refusal(settings.name, "its columns changed since {} was built (it has {}; the model now declares {}): rebuild with dbt run --full-refresh --select {}".format(
+            items, shown | join(', '), wanted | join(', '), settings.name)) }}
+    {%- endif -%}
+    {%- do settings.update({'payload': stored}) -%}
+{% endmacro %}

@@ -20,6 +20,7 @@
                 'change_time': names.change_time, 'arrival': names.arrival_column or names.item_time,
                 'mutable_time': times.mutable_time, 'retention_days': times.retention_days,
                 'checks': tideline._channel_checks_setting(model_name), 'on_bad_rows': tideline.channel_on_bad_rows(model_name),
+                'late_row_lookback': tideline.late_row_lookback_setting(model_name, tideline._channel_error),
                 'changes': tideline._channel_change_relations(model_name, names, payload)}) -}}
 {% endmacro %}
 

@@ -32,7 +32,7 @@
         {%- if step.data -%}{%- do tideline.write_task_step(settings, data, step, step_run, plan) -%}{%- endif -%}
         {%- set row = tideline.task_step_row(settings, step_run, step, state.frontier if loop.first else loop.previtem.time,
                                              frontier.frontier if loop.last else step.time, plan.write_gen, frontier if loop.last else none) -%}
-        {%- do generation.update({'state_files': tideline.commit_run(settings.name, row, tideline.task_input_rows(settings, frontier) if loop.last else [],
+        {%- do generation.update({'state_files': tideline.commit_run(settings.name, row, tideline.input_state_rows(settings.inputs, frontier.frontier, frontier, settings.late_row_lookback) if loop.last else [],
                                                                      files=generation.state_files)}) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
         {%- if plan.compact -%}
@@ -65,7 +65,7 @@
         {%- do rows.append(tideline.task_step_row(settings, step_run, step, none if loop.first else loop.previtem.time,
                                                     frontier.frontier if loop.last else step.time, plan.write_gen, frontier if loop.last else none)) -%}
     {%- endfor -%}
-    {%- do tideline.commit_run(commit_key or settings.name, rows[-1], rows[:-1] + tideline.task_input_rows(settings, frontier), replace=true) -%}
+    {%- do tideline.commit_run(commit_key or settings.name, rows[-1], rows[:-1] + tideline.input_state_rows(settings.inputs, frontier.frontier, frontier, settings.late_row_lookback), replace=true) -%}
     {%- do tideline.checkpoint(settings.name, 'committed') -%}
     {%- if commit_key is none -%}{%- do tideline.drop_old_generations(data, {'read_gen': plan.replaced_gen}) -%}{%- endif -%}
 {% endmacro %}

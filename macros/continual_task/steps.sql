@@ -88,15 +88,3 @@
     {% endset %}
     {{- return(sql) -}}
 {% endmacro %}
-
-{#- A run's state row per input (kind 'input', committed with its last step): the watermark it
-    read up to and its recount behind it (feed_recount_columns), which the next run compares. -#}
-{% macro task_input_rows(settings, frontier) %}
-    {%- set rows = [] -%}
-    {%- for i in settings.inputs -%}
-        {%- set row = {'kind': 'input', 'transform': i.name, 'watermark': frontier.frontier, 'rows_read': frontier.documents.get(i.name, 0)} -%}
-        {%- do row.update(tideline.feed_recount_columns(i, frontier.frontier, frontier, settings.late_row_lookback)) -%}
-        {%- do rows.append(row) -%}
-    {%- endfor -%}
-    {{- return(rows) -}}
-{% endmacro %}

@@ -13,10 +13,11 @@
 
 {#- A feed's part of the frontier query (commit_frontier): a row 'recount' (the recorded range
     counted again; null when nothing is recorded) and a row 'recent' (the range of the new
-    watermark), from one scan. '' for a feed that is not counted (tideline's own _tl_batch, a
-    writer's clock) or when the lookback is 0. -#}
+    watermark), from one scan. '' for tideline's own _tl_batch (its runs commit in order) or
+    when the lookback is 0; a writer's clock (a channel's change relations) is recounted: a
+    write that lands behind it is what the recount finds. -#}
 {% macro _recount_sql(feed, state, lookback) %}
-    {%- if not lookback or feed.commit_column == '_tl_batch' or feed.get('clock') or not feed.get('counted', true) -%}{{ return('') }}{%- endif -%}
+    {%- if not lookback or feed.commit_column == '_tl_batch' -%}{{ return('') }}{%- endif -%}
     {%- set c = feed.commit_column -%}
     {%- set recorded = state.get('recorded', {}).get(feed.name) -%}
     {%- set reached -%}

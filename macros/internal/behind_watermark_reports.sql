@@ -20,11 +20,12 @@
 
 {#- Under on_bad_rows='fail', a run that found any is refused before anything is written. The
     recount is against the last committed run's, so every rerun refuses until the rows are
-    dealt with. -#}
+    dealt with. The way on is 'warn', or for a channel (which has no 'warn') 'quarantine'. -#}
 {% macro refuse_rows_behind_watermark(kind, settings, feeds, frontier) %}
     {%- if settings.on_bad_rows != 'fail' or not frontier.behind -%}{{ return(none) }}{%- endif -%}
-    {{ exceptions.raise_compiler_error("tideline: {} {}: on_bad_rows = fail and its sources hold rows committed behind the watermark since the last run read them, which no run reads: {}. Give them a commit time after the watermark so that the next run reads them, or rebuild with --full-refresh, which reads every row, or set on_bad_rows='warn' to count them and go on".format(
-        kind, settings.name, tideline.behind_watermark_text(feeds, frontier) | join('; '))) }}
+    {%- set instead = "on_bad_rows='quarantine' to list them and go on" if kind == 'channel' else "on_bad_rows='warn' to count them and go on" -%}
+    {{ exceptions.raise_compiler_error("tideline: {} {}: on_bad_rows = fail and its sources hold rows committed behind the watermark since the last run read them, which no run reads: {}. Give them a commit time after the watermark so that the next run reads them, or rebuild with --full-refresh, which reads every row, or set {}".format(
+        kind, settings.name, tideline.behind_watermark_text(feeds, frontier) | join('; '), instead)) }}
 {% endmacro %}
 
 {#- Under on_bad_rows='quarantine', one row per finding: the feed, the reason and, as JSON, the

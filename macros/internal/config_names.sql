@@ -12,7 +12,7 @@
         'derivation': ['derived_columns', 'unique_key', 'reduce', 'registers', 'on_definition_change', 'on_bad_rows', 'late_row_lookback'],
         'continual_task': ['columns', 'inputs', 'references', 'snapshot', 'on_definition_change', 'on_bad_rows', 'late_row_lookback'],
         'channel': ['columns', 'item_time', 'item_id', 'change_time', 'arrival_column', 'mutable_time',
-                    'retention_days', 'checks', 'changes', 'on_bad_rows'],
+                    'retention_days', 'checks', 'changes', 'on_bad_rows', 'late_row_lookback'],
         'mutability': mutability, 'immutable': mutability, 'full_mutation': mutability,
         'append_only': mutability, 'ds_append_only': mutability} -%}
     {{- return(keys.get(materialized, []) + ['file_format', 'compact_every']) -}}

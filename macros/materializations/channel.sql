@@ -19,6 +19,7 @@
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
     {%- set existing_items = tideline.find_stored_table(items, format, should_full_refresh()) -%}
     {%- set rebuild = should_full_refresh() or existing_items is none -%}
+    {%- if not rebuild -%}{%- do tideline.align_channel_payload(settings, existing_items) -%}{%- endif -%}
 
     {#- tl_state: on-run-start creates it, but dbt leaves out a package's hooks when all of its models are disabled -#}
     {%- if not tideline.state_table_known() -%}{%- do tideline.ensure_state_tables() -%}{%- endif -%}
@@ -39,10 +40,10 @@
 
     {#- the change rows up to the frontier (none: nothing to apply) -#}
     {%- set frontier = none -%}
-    {%- if settings.changes -%}
-        {%- set reached = tideline.commit_frontier(settings.changes, state) -%}
-        {%- if reached.documents.values() | sum > 0 -%}{%- set frontier = reached.frontier -%}{%- endif -%}
-    {%- endif -%}
+    {%- set reached = tideline.commit_frontier(settings.changes, state, lookback=settings.late_row_lookback) if settings.changes else none -%}
+    {%- if reached and reached.documents.values() | sum > 0 -%}{%- set frontier = reached.frontier -%}{%- endif -%}
+    {#- change rows committed behind the watermark since the last run read it (behind_watermark.sql) -#}
+    {%- if reached -%}{%- do tideline.refuse_rows_behind_watermark('channel', settings, settings.changes, reached) -%}{%- endif -%}
 
     {#- decide, and refuse before anything is written -#}
     {%- set run = tideline.channel_decide(settings, items, state, frontier, sql, limits) -%}
@@ -51,6 +52,7 @@
     {%- if failing -%}{%- do tideline.refuse_failed_move_checks(settings, state, failing) -%}{%- endif -%}
     {%- do tideline.checkpoint(settings.name, 'decided') -%}
     {%- do tideline.quarantine_bad_changes(settings, items, state, frontier, limits, view, run) -%}
+    {%- if reached -%}{%- do tideline.quarantine_rows_behind_watermark(settings, settings.changes, reached, view) -%}{%- endif -%}
 
     {%- set boundary_changed = bound.boundary != state.mutable_time -%}
     {%- set has_work = run.realtime_rows > 0 or run.change_rows > 0 or move is not none -%}
@@ -79,14 +81,17 @@
             'watermark': frontier or state.frontier, 'rows_read': run.realtime_rows + run.change_rows,
             'rows_written': run.realtime_items + run.change_rows - run.rejected, 'duplicates_dropped': run.realtime_rows - run.realtime_items,
             'rows_rejected': run.rejected,
-            'missing_deletes': run.missing_deletes, 'days_processed': run.change_dates | length},
-            date_rows=tideline.channel_move_rows(stored.history) if rebuild else [], replace=rebuild, files=state.state_files) -%}
+            'missing_deletes': run.missing_deletes, 'days_processed': run.change_dates | length,
+            'rows_behind_watermark': reached.behind.values() | sum(attribute='rows') if reached else 0},
+            date_rows=(tideline.channel_move_rows(stored.history) if rebuild else [])
+                      + (tideline.input_state_rows(settings.changes, frontier, reached, settings.late_row_lookback) if frontier else []),
+            replace=rebuild, files=state.state_files) -%}
         {%- do tideline.checkpoint(settings.name, 'committed') -%}
     {%- endif -%}
     {%- if rebuild -%}{%- do tideline.drop_converted_table(items, format) -%}{%- endif -%}
     {%- set dropped = tideline.channel_retention(settings, items) -%}
 
-    {%- do tideline.log_channel_run(settings, run, frontier, bound.boundary, move, dropped) -%}
+    {%- do tideline.log_channel_run(settings, run, frontier, bound.boundary, move, dropped, reached) -%}
     {%- do tideline.store_main('tideline: {} items and changes'.format(run.realtime_items + run.change_rows)) -%}
     {{ run_hooks(post_hooks) }}
 
