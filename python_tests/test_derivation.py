@@ -352,6 +352,34 @@ def test_rows_committed_behind_the_watermark_are_counted_once_and_a_full_refresh
     assert_rows_equal(derived_table(project, name, everything), everything.rows(), label=f"{name} after the --full-refresh")
 
 
+def test_the_derived_columns_written_in_another_order_are_no_change(project, deps):
+    """dbt does not keep a config mapping's order from one parse to the next, so the order of
+    derived_columns is not a definition: sender_totals built, then its derived_columns written in
+    the reverse order (as a partial parse may hand them over) runs on, neither refused as a
+    changed layout or definition nor writing a value into another column, and equals the
+    reference."""
+    project.reset_models()
+    project.write_source("transfers", TRANSFERS, [], replace=True)
+    name = "sender_totals_reordered"
+    path = DERIVATION / "models" / f"{name}.sql"
+    text = (DERIVATION / "models" / "sender_totals.sql").read_text()
+    declared = re.search(r"derived_columns=(\{[^}]*\})", text, re.S).group(1)
+    reversed_text = "{" + ", ".join(reversed([p.strip() for p in re.split(r",\s*(?=')", declared.strip("{}"))])) + "}"
+    reference = reference_models()["sender_totals"]
+    loaded: list[dict] = []
+    try:
+        for n, batch in enumerate(BATCHES[:2]):
+            path.write_text(text if n == 0 else text.replace(declared, reversed_text))
+            project.write_source("transfers", TRANSFERS, batch)
+            loaded += batch
+            now = T0 + dt.timedelta(minutes=60 * (n + 1) + 30)
+            run(project, name, now)
+            reference.run({"transfers": loaded}, now)
+            assert_rows_equal(derived_table(project, name, reference), reference.rows(), label=f"{name} after run {n + 1}")
+    finally:
+        path.unlink()
+
+
 STRICT_FIRST_RUN = T0 + dt.timedelta(minutes=90)
 
 

@@ -1,4 +1,4 @@
-{#- Derivations: the model's reader view, and a data table of another layout refused. -#}
+{#- Derivations: the model's reader view, a data table of another layout refused, and the derived columns in the table's order. -#}
 
 {#- The reader's view: the newest committed row of each unique key, with its commit time
     (`pending_run`: a rebuild into a new table, data_tables.sql). -#}
@@ -22,10 +22,31 @@
 {#- An incremental run needs the data table it wrote before: registers, derived columns or the
     shuffle key's types changed since then need a rebuild. -#}
 {% macro refuse_changed_layout(settings, existing_data) %}
-    {%- set wanted = tideline.derivation_layout(settings) -%}
     {%- set found = tideline.data_table_layout(existing_data) -%}
+    {%- do tideline.align_derived_columns(settings, found) -%}
+    {%- set wanted = tideline.derivation_layout(settings) -%}
     {%- if found != wanted -%}
         {{ exceptions.raise_compiler_error("tideline: derivation {name}: its registers, derived_columns or shuffle key types changed since {table} was built (it has {found}; the model now needs {wanted}). Registers cannot be carried over: rebuild with dbt run --full-refresh --select {name}".format(
             name=settings.name, table=existing_data, found=found | join(', '), wanted=wanted | join(', '))) }}
     {%- endif -%}
+{% endmacro %}
+
+{#- The derived columns in the data table's order (`found`: its layout), when it holds every one
+    of them with its type: dbt does not keep a config mapping's order from one parse to the next
+    (a partial parse can give another order than the full parse that built the table), and the
+    run's insert is by position. The definition is taken again in that order, so an order alone
+    is no change. Columns the table lacks are left as declared, for the layout check to refuse. -#}
+{% macro align_derived_columns(settings, found) %}
+    {%- set positions = {} -%}
+    {%- for c in settings.derived -%}
+        {%- set column = '{} {}'.format(c[0], c[1]) -%}
+        {%- if column not in found -%}{{ return(none) }}{%- endif -%}
+        {%- do positions.update({c[0]: found.index(column)}) -%}
+    {%- endfor -%}
+    {%- set aligned = [] -%}
+    {%- for name in positions | dictsort(by='value') | map('first') -%}
+        {%- for c in settings.derived if c[0] == name -%}{%- do aligned.append(c) -%}{%- endfor -%}
+    {%- endfor -%}
+    {%- do settings.update({'derived': aligned}) -%}
+    {%- do settings.update({'definition': tideline.derivation_definition(settings)}) -%}
 {% endmacro %}
