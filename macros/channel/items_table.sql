@@ -58,7 +58,8 @@
     {%- for c in adapter.get_columns_in_relation(items) if (c.name | lower) not in own -%}
         {%- do stored.append([c.name | lower, tideline.type_name(c.data_type)]) -%}
     {%- endfor -%}
-    {%- if stored | sort != settings.payload | sort -%}
+    {%- set aligned = tideline.in_stored_order(settings.payload, stored) -%}
+    {%- if aligned is none or stored | length != settings.payload | length -%}
         {%- set shown = [] -%}
         {%- for c in stored -%}{%- do shown.append('{} {}'.format(c[0], c[1])) -%}{%- endfor -%}
         {%- set wanted = [] -%}
@@ -66,5 +67,5 @@
         {{ tideline._channel_refusal(settings.name, "its columns changed since {} was built (it has {}; the model now declares {}): rebuild with dbt run --full-refresh --select {}".format(
             items, shown | join(', '), wanted | join(', '), settings.name)) }}
     {%- endif -%}
-    {%- do settings.update({'payload': stored}) -%}
+    {%- do settings.update({'payload': aligned}) -%}
 {% endmacro %}

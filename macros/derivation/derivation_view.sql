@@ -37,16 +37,10 @@
     run's insert is by position. The definition is taken again in that order, so an order alone
     is no change. Columns the table lacks are left as declared, for the layout check to refuse. -#}
 {% macro align_derived_columns(settings, found) %}
-    {%- set positions = {} -%}
-    {%- for c in settings.derived -%}
-        {%- set column = '{} {}'.format(c[0], c[1]) -%}
-        {%- if column not in found -%}{{ return(none) }}{%- endif -%}
-        {%- do positions.update({c[0]: found.index(column)}) -%}
-    {%- endfor -%}
-    {%- set aligned = [] -%}
-    {%- for name in positions | dictsort(by='value') | map('first') -%}
-        {%- for c in settings.derived if c[0] == name -%}{%- do aligned.append(c) -%}{%- endfor -%}
-    {%- endfor -%}
+    {%- set stored = [] -%}
+    {%- for column in found -%}{%- do stored.append(column.split(' ', 1)) -%}{%- endfor -%}
+    {%- set aligned = tideline.in_stored_order(settings.derived, stored) -%}
+    {%- if aligned is none -%}{{ return(none) }}{%- endif -%}
     {%- do settings.update({'derived': aligned}) -%}
     {%- do settings.update({'definition': tideline.derivation_definition(settings)}) -%}
 {% endmacro %}

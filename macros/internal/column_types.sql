@@ -38,3 +38,15 @@
     {%- set aliases = {'integer': 'int', 'long': 'bigint', 'short': 'smallint', 'byte': 'tinyint', 'real': 'float'} -%}
     {{- return(aliases.get(t, t)) -}}
 {% endmacro %}
+
+{#- `declared` ([[name, type], ...]) in the order of `stored` (a table's columns, the same form),
+    or none when the table lacks one of them with its type: dbt does not keep a config mapping's
+    order from one parse to the next, and tideline inserts by position, so a model's columns
+    follow the table it writes. -#}
+{% macro in_stored_order(declared, stored) %}
+    {%- set ordered = [] -%}
+    {%- for s in stored -%}
+        {%- for d in declared if d[0] == s[0] and d[1] == s[1] -%}{%- do ordered.append(d) -%}{%- endfor -%}
+    {%- endfor -%}
+    {{- return(ordered if ordered | length == declared | length else none) -}}
+{% endmacro %}
