@@ -791,6 +791,32 @@ def test_a_first_build_that_fails_leaves_nothing_behind(project, deps):
 
 # ---- a changed definition: refused, never silently mixed ---------------------------------------
 
+def test_a_select_in_its_own_order_and_config_columns_in_another_are_no_change(project, deps):
+    """dbt does not keep a config mapping's order from one parse to the next, and a step inserts
+    by position: the upsert with its insert's select naming val before key (taken by name), then
+    its config columns written in the reverse order from the second run on (as a partial parse
+    may hand them over), runs on under on_definition_change='fail', neither refused nor writing
+    a value into the other column, and equals the reference over runs that compact."""
+    name = "upsert_reordered"
+    path = CONTINUAL / "models" / f"{name}.sql"
+    text = (CONTINUAL / "models" / "upsert.sql").read_text()
+    swapped = text.replace("        key,\n        max(val) as val\n", "        max(val) as val,\n        key\n")
+    assert swapped != text
+    reversed_config = swapped.replace("columns={'key': 'int', 'val': 'int'}", "columns={'val': 'int', 'key': 'int'}")
+    assert reversed_config != swapped
+    project.write_source("append_only", APPEND_ONLY, [], replace=True)
+    tasks = {name: Task(upsert)}
+    done: list[dict] = []
+    try:
+        for i, load in enumerate(LOADS):
+            path.write_text(swapped if i == 0 else reversed_config)
+            project.write_source("append_only", APPEND_ONLY, load)
+            done += load
+            run_and_compare(project, tasks, done, at(60 * i + 50))
+    finally:
+        path.unlink()
+
+
 TASK_BASE = ("{{ config(materialized='continual_task', " + GOOD_CONFIG + ") }}\n"
              "{% call tideline.task_delete() %} key in (select key from {{ tideline.input('stream.append_only') }}) {% endcall %}\n"
              "{% call tideline.task_insert() %} select key, max(val) from {{ tideline.input('stream.append_only') }} group by key {% endcall %}\n")

@@ -32,7 +32,9 @@
 
 {#- An insert's select (`text`, planned) returns as many columns as it names or the output has
     (one `describe query`), each of a type the output's column takes without a cast
-    (first_unfit_column). -#}
+    (first_unfit_column). A statement that lists no columns and whose select names every output
+    column once takes them by name, in the select's order; any other select's columns are the
+    output's in config columns' order. -#}
 {% macro _check_inserted_columns(settings, st, text, index) %}
     {%- set setting = 'statement {}'.format(index) -%}
     {%- set rows = tideline.query_rows('describe query {}'.format(text)) -%}
@@ -40,6 +42,8 @@
         {{ tideline._task_error(settings.name, setting, (rows | map(attribute='col_name') | list),
             "a select of {} columns ({}), not {}".format(st.columns | length, st.columns | join(', '), rows | length)) }}
     {%- endif -%}
+    {%- set named = rows | map(attribute='col_name') | map('lower') | list -%}
+    {%- if not st.listed and named | sort | list == st.columns | sort | list -%}{%- do st.update({'columns': named}) -%}{%- endif -%}
     {%- set found = [] -%}
     {%- for row in rows -%}{%- do found.append([st.columns[loop.index0], tideline.type_name(row.data_type)]) -%}{%- endfor -%}
     {%- set unfit = tideline.first_unfit_column(found, settings.columns) -%}

@@ -43,7 +43,8 @@
 {% endmacro %}
 
 {#- The task's statements, in order, as data: {'kind' (delete or insert), 'columns' (an insert's
-    output columns, in its select's order), 'index', 'body' (the block) or 'legacy', 'has_where'
+    output columns, in its select's order), 'listed' (the block or statement lists them; if not,
+    config columns' order until the insert's check finds the select names them), 'index', 'body' (the block) or 'legacy', 'has_where'
     (a delete's condition), 'reads_output' (a delete, or {{ this }} in the statement),
     'reads_input' (tideline.input() in the statement: one that reads no input writes nothing,
     task_input_probe)}, from the statements as collected_task_statements found them. Each is
@@ -61,7 +62,7 @@
         {%- for c in listed if c not in names -%}
             {{ tideline._task_error(model_name, setting, c, "columns of config columns ({})".format(names | join(', '))) }}
         {%- endfor -%}
-        {%- do st.update({'index': loop.index, 'columns': listed, 'legacy': st.get('legacy', false)}) -%}
+        {%- do st.update({'index': loop.index, 'columns': listed, 'listed': (st.columns or []) | length > 0, 'legacy': st.get('legacy', false)}) -%}
         {%- set text = tideline.task_step_text(st, probe) -%}
         {%- do st.update({'has_where': text != '', 'reads_output': st.kind == 'delete' or (output | string) in text,
                           'reads_input': tideline.task_reads_input(text, probe)}) -%}

@@ -33,6 +33,7 @@
     {%- do tideline.finish_swap(settings.name, tables) -%}
     {%- set state = tideline.task_state(settings) -%}
     {%- do tideline.refuse_now_before_watermark(settings.name, state.frontier if not rebuild else none) -%}
+    {%- if not rebuild -%}{%- do tideline.align_task_columns(settings, state.definition, tables.live) -%}{%- endif -%}
     {%- do tideline.check_definition('continual task', settings.name, state.definition, settings.definition, settings.on_definition_change, rebuild) -%}
     {%- set frontier = tideline.commit_frontier(settings.inputs, {'frontier': none, 'watermarks': {}} if rebuild else state, with_steps=true,
                                                 lookback=settings.late_row_lookback) -%}
