@@ -9,6 +9,8 @@ the attribute."""
 from __future__ import annotations
 
 import datetime as dt
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +19,7 @@ from pathlib import Path
 import yaml
 
 import reference_attributes as ref_attrs
+from harness import project_copy
 from reference import EVENT_COLUMNS, Pipeline, Settings
 from tideline_tools.generator import EventWorld
 
@@ -199,3 +202,51 @@ def test_bad_definitions_are_refused_naming_the_view_and_the_attribute(project):
             assert f"tideline: attribute view bad_{name}, attribute attr_{name}: {message}" in output, (name, output[-3000:])
     finally:
         shutil.rmtree(BAD_VIEWS, ignore_errors=True)
+
+
+def dbt_without_spark(project_dir: Path, target: Path | None, *args: str) -> subprocess.CompletedProcess:
+    """A dbt command as a user runs it, where Spark cannot start (JAVA_HOME names no Java)."""
+    dbt = str(Path(sys.executable).parent / "dbt")
+    return subprocess.run([dbt, *args, "--project-dir", str(project_dir), "--profiles-dir", str(ROOT / "profiles"),
+                           "--target", "local", *(["--target-path", str(target)] if target else [])],
+                          env={**os.environ, "JAVA_HOME": "/nonexistent-java"}, capture_output=True, text=True, cwd=project_dir)
+
+
+def test_the_check_command_checks_views_and_prints_their_sql_without_spark(tmp_path):
+    """`dbt run-operation tideline.check_attribute_views` (issue 37, item 3) where Spark cannot
+    start (a statement there fails): the package's view checked with its attributes table's SQL
+    printed; a user project's view with the events' columns given, its daily aggregate's SQL
+    too; a view naming a column the given columns lack, an edited definition and an unknown
+    view name refused by name."""
+    check = ("run-operation", "tideline.check_attribute_views")
+    # the control: a statement needs Spark, which cannot start here
+    assert dbt_without_spark(ROOT, tmp_path / "t0", "run-operation", "tideline.query_rows", "--args", "{sql: select 1}").returncode != 0
+
+    result = dbt_without_spark(ROOT, tmp_path / "t1", *check)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "tideline: attribute view user_signals: 17 attributes checked (properties and criteria are checked" in result.stdout
+    assert re.search(r"from \S+\.user_signals_daily\s+where event_date <= date", result.stdout), result.stdout[-3000:]
+
+    result = dbt_without_spark(ROOT, tmp_path / "t1", *check, "--args", "{columns: {domain_userid: string}}")
+    assert result.returncode != 0
+    assert ("tideline: attribute view user_signals, attribute product_views_last_week: criterion page_urlpath like "
+            "\"/products/%\": property page_urlpath is not in the events") in result.stdout, result.stdout[-3000:]
+
+    consumer = project_copy(CONSUMER, tmp_path / "consumer", {})
+    assert dbt_without_spark(consumer, None, "deps").returncode == 0
+    columns = "{" + ", ".join(f"{p}: string" for p in ref_attrs.paths(CONSUMER_VIEW)) + "}"
+    result = dbt_without_spark(consumer, tmp_path / "t2", *check, "--args", f"{{views: [consumer_signals], columns: {columns}}}")
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "-- daily aggregate of attribute view consumer_signals" in result.stdout
+    assert "tideline: attribute view consumer_signals: 3 attributes checked\n" in result.stdout
+
+    result = dbt_without_spark(consumer, tmp_path / "t2", *check, "--args", "{views: [consumer_signal]}")
+    assert result.returncode != 0
+    assert "tideline: check_attribute_views: there is no attribute view \"consumer_signal\" (views: consumer_signals)" in result.stdout
+
+    path = consumer / "models" / "consumer_signals.yml"
+    path.write_text(path.read_text().replace("aggregation: unique_list", "aggregation: unique_lists"))
+    result = dbt_without_spark(consumer, tmp_path / "t2", *check)
+    assert result.returncode != 0
+    assert ("tideline: attribute view consumer_signals, attribute pages_last_2_days: unknown aggregation \"unique_lists\"; "
+            "accepted: counter, sum, min, max, mean, first, last, unique_list") in result.stdout, result.stdout[-3000:]
