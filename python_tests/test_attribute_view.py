@@ -216,8 +216,8 @@ def test_the_check_command_checks_views_and_prints_their_sql_without_spark(tmp_p
     """`dbt run-operation tideline.check_attribute_views` (issue 37, item 3) where Spark cannot
     start (a statement there fails): the package's view checked with its attributes table's SQL
     printed; a user project's view with the events' columns given, its daily aggregate's SQL
-    too; a view naming a column the given columns lack, an edited definition and an unknown
-    view name refused by name."""
+    too; a view naming a column the given columns lack, edited definitions (a misspelt key, with
+    the closest known one; an unknown aggregation) and an unknown view name refused by name."""
     check = ("run-operation", "tideline.check_attribute_views")
     # the control: a statement needs Spark, which cannot start here
     assert dbt_without_spark(ROOT, tmp_path / "t0", "run-operation", "tideline.query_rows", "--args", "{sql: select 1}").returncode != 0
@@ -245,7 +245,14 @@ def test_the_check_command_checks_views_and_prints_their_sql_without_spark(tmp_p
     assert "tideline: check_attribute_views: there is no attribute view \"consumer_signal\" (views: consumer_signals)" in result.stdout
 
     path = consumer / "models" / "consumer_signals.yml"
-    path.write_text(path.read_text().replace("aggregation: unique_list", "aggregation: unique_lists"))
+    text = path.read_text()
+    path.write_text(text.replace("aggregation: counter", "aggregation: counter\n              perod: P1D"))
+    result = dbt_without_spark(consumer, tmp_path / "t2", *check)
+    assert result.returncode != 0
+    assert ("tideline: attribute view consumer_signals, attribute page_views_yesterday: the attribute has an unknown key "
+            "\"perod\" (did you mean period?; keys: name, type, events, aggregation, property, criteria, period, description)"
+            ) in result.stdout, result.stdout[-3000:]
+    path.write_text(text.replace("aggregation: unique_list", "aggregation: unique_lists"))
     result = dbt_without_spark(consumer, tmp_path / "t2", *check)
     assert result.returncode != 0
     assert ("tideline: attribute view consumer_signals, attribute pages_last_2_days: unknown aggregation \"unique_lists\"; "

@@ -11,7 +11,7 @@
         {{ tideline._view_error(where, "{} = {} is not a mapping (keys: {})".format(what, tojson(value), allowed | join(', '))) }}
     {%- endif -%}
     {%- for key in value if key not in allowed -%}
-        {{ tideline._view_error(where, "{} has an unknown key {} (keys: {})".format(what, tojson(key), allowed | join(', '))) }}
+        {{ tideline._view_error(where, "{} has an unknown key {} (did you mean {}?; keys: {})".format(what, tojson(key), tideline.closest_name(key | string, allowed), allowed | join(', '))) }}
     {%- endfor -%}
     {%- for key in required if value.get(key) is none -%}
         {{ tideline._view_error(where, "{} needs {}".format(what, key)) }}
