@@ -204,23 +204,27 @@ def test_bad_definitions_are_refused_naming_the_view_and_the_attribute(project):
         shutil.rmtree(BAD_VIEWS, ignore_errors=True)
 
 
-def dbt_without_spark(project_dir: Path, target: Path | None, *args: str) -> subprocess.CompletedProcess:
+def dbt_without_spark(project_dir: Path, target: Path | None, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     """A dbt command as a user runs it, where Spark cannot start (JAVA_HOME names no Java)."""
     dbt = str(Path(sys.executable).parent / "dbt")
     return subprocess.run([dbt, *args, "--project-dir", str(project_dir), "--profiles-dir", str(ROOT / "profiles"),
                            "--target", "local", *(["--target-path", str(target)] if target else [])],
-                          env={**os.environ, "JAVA_HOME": "/nonexistent-java"}, capture_output=True, text=True, cwd=project_dir)
+                          env={**os.environ, "JAVA_HOME": "/nonexistent-java", **(env or {})}, capture_output=True, text=True, cwd=project_dir)
 
 
-def test_the_check_command_checks_views_and_prints_their_sql_without_spark(tmp_path):
+def test_the_check_command_checks_views_and_prints_their_sql_without_spark(project, tmp_path):
     """`dbt run-operation tideline.check_attribute_views` (issue 37, item 3) where Spark cannot
-    start (a statement there fails): the package's view checked with its attributes table's SQL
+    start (a statement there fails), beside this process's Spark, which holds the data folder's
+    lock (the check takes none): the package's view checked with its attributes table's SQL
     printed; a user project's view with the events' columns given, its daily aggregate's SQL
     too; a view naming a column the given columns lack, edited definitions (a misspelt key, with
     the closest known one; an unknown aggregation) and an unknown view name refused by name."""
     check = ("run-operation", "tideline.check_attribute_views")
-    # the control: a statement needs Spark, which cannot start here
-    assert dbt_without_spark(ROOT, tmp_path / "t0", "run-operation", "tideline.query_rows", "--args", "{sql: select 1}").returncode != 0
+    # the control: a statement needs Spark, which cannot start here (in a data folder of its
+    # own: this process's Spark holds the project's, as a dbt run beside the check would)
+    control = dbt_without_spark(ROOT, tmp_path / "t0", "run-operation", "tideline.query_rows", "--args", "{sql: select 1}",
+                                env={"TIDELINE_DATA_DIR": str(tmp_path / "data")})
+    assert control.returncode != 0 and "nonexistent-java" in control.stdout + control.stderr, (control.stdout + control.stderr)[-3000:]
 
     result = dbt_without_spark(ROOT, tmp_path / "t1", *check)
     assert result.returncode == 0, result.stdout[-3000:]

@@ -7,7 +7,8 @@ folder. So this wrapper, before dbt starts:
   * runs tideline's own project when the working folder holds no dbt_project.yml and no
     --project-dir is given;
   * on the local target, takes the data folder's lock (waiting up to TIDELINE_LOCK_WAIT
-    seconds for another process, see tideline_tools/localenv.py), and when dbt is done stops
+    seconds for another process, see tideline_tools/localenv.py; not for an operation that
+    sends no statement, WITHOUT_STATEMENTS), and when dbt is done stops
     Spark's JVM at once, so that the next command starts right away;
   * turns colours off when the output is not a terminal;
   * prints a failing statement's error as what Spark says went wrong, without Java's stack
@@ -26,6 +27,9 @@ from .profile import PROFILES_DIR, PROJECT_DIR
 # Commands that open a connection (and so start Spark on the local target).
 CONNECTING = {"run", "build", "test", "seed", "snapshot", "compile", "show", "run-operation", "debug",
               "retry", "source", "docs", "clone"}
+# tideline's operations that send no statement: they never start Spark, so they take no lock
+# and run beside a dbt run that holds it.
+WITHOUT_STATEMENTS = {"tideline.check_attribute_views", "check_attribute_views"}
 
 
 def _option(argv: list[str], *names: str) -> str | None:
@@ -56,8 +60,9 @@ def set_defaults(argv: list[str]) -> None:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     set_defaults(argv)
-    command = next((a for a in argv if not a.startswith("-")), None)
-    if command in CONNECTING:
+    words = [a for a in argv if not a.startswith("-")]
+    command = words[0] if words else None
+    if command in CONNECTING and not (command == "run-operation" and len(words) > 1 and words[1] in WITHOUT_STATEMENTS):
         from .localenv import MetastoreLocked, use_data_dir
         from .profile import ProfileError, target_name
 
