@@ -519,6 +519,14 @@ def sql_literal(value: Any) -> str:
     return repr(value)
 
 
+def replace_rows(runner, table: str, columns: Sequence[str], rows: list[dict]) -> None:
+    """The table's rows replaced by `rows` (dicts with at least `columns`)."""
+    runner.execute(f"truncate table {table}")
+    if rows:
+        values = ", ".join("(" + ", ".join(sql_literal(r[c]) for c in columns) + ")" for r in rows)
+        runner.execute(f"insert into {table} ({', '.join(columns)}) values {values}")
+
+
 def temp_view(runner, name: str, columns: dict[str, str], rows: list[dict]) -> None:
     """A temporary view of `rows` (name: type columns), replaced."""
     if rows:

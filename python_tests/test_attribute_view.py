@@ -8,7 +8,9 @@ the attribute."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import json
 import os
 import re
 import shutil
@@ -21,6 +23,7 @@ import yaml
 import reference_attributes as ref_attrs
 from harness import project_copy
 from reference import EVENT_COLUMNS, Pipeline, Settings
+from tideline_tools.generator import EVENT_COLUMNS as EVENT_COLUMNS_TYPES
 from tideline_tools.generator import EventWorld
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,6 +31,9 @@ CONSUMER = Path(__file__).parent / "consumer_project"
 BAD_VIEWS = CONSUMER / "models" / "bad_views"
 VIEW = ref_attrs.view_of(ROOT / "models/examples/user_signals.yml", "user_signals")
 CONSUMER_VIEW = ref_attrs.view_of(CONSUMER / "models/consumer_signals.yml", "consumer_signals")
+# the same kind of view as Snowplow Signals exports it, read by the reference's own translation
+SIGNALS_EXPORT = ref_attrs.view_of(CONSUMER / "models/consumer_signals_export.yml", "consumer_signals_export")
+SIGNALS_VIEW = ref_attrs.view_from_signals(SIGNALS_EXPORT)
 WORLD = EventWorld(
     seed=77, start=dt.datetime(2025, 5, 1), days=9, events_per_day=90, users=12,
     late_share=0.12, max_late_days=3, duplicate_share=0.03, reload_share=0.03, reload_after_days=2,
@@ -111,17 +117,45 @@ def test_the_generated_models_pass_sqlfluff_and_the_attributes_read_only_the_dai
 
 
 def test_a_view_in_a_project_that_uses_the_package_with_complete_days_only(project):
+    """A user project's views, complete days only: one in tideline's form, one pasted as
+    Snowplow Signals exports it (issue 37, item 1: its entity, Snowflake-syntax and object
+    properties, periods as the SDK writes them, default values, keys a batch table leaves aside)
+    with Signals' first and last (item 2, first_last: view_events) and lateness rules of its own
+    (the daily aggregate's config reprocess_days and min_rows_to_process, a bad one refused with
+    nothing changed), each equal to the reference after every run."""
     project.reset()
     project.load(WORLD, until=dt.datetime(2025, 5, 8, 12), cadence_seconds=3600)
     project.dbt("deps", project_dir=CONSUMER)
-    pipeline = Pipeline(SETTINGS)
+    # the export's daily aggregate sets its own lateness rules (config reprocess_days: 1,
+    # min_rows_to_process: 3, Signals' lookback mapped), the vars stay those of SETTINGS
+    signals_settings = dataclasses.replace(SETTINGS, reprocess_days=1, min_rows_to_process=3)
+    pipeline, signals_pipeline = Pipeline(SETTINGS), Pipeline(signals_settings)
     for now in (dt.datetime(2025, 5, 6, 23), dt.datetime(2025, 5, 8, 12)):
         project.dbt("run", "--select", "tl_filtered_events", "consumer_signals_daily", "consumer_signals",
+                    "consumer_signals_export_daily", "consumer_signals_export",
                     vars={**SETTINGS.vars(), "tideline__now": str(now)}, project_dir=CONSUMER)
         pipeline.run(events(project, CONSUMER_VIEW), now)
         expected = ref_attrs.attributes(CONSUMER_VIEW, reflected(pipeline), now.date())
         project.assert_table_equals("consumer_signals", expected)
+        signals_pipeline.run(events(project, SIGNALS_VIEW), now)
+        signals_expected = ref_attrs.attributes(SIGNALS_VIEW, reflected(signals_pipeline), now.date())
+        project.assert_table_equals("consumer_signals_export", signals_expected)
     assert any(r["page_views_yesterday"] for r in expected) and any(r["pages_last_2_days"] for r in expected)
+    # every translated part and both kinds of default are in the rows compared
+    for name in ("last_page_view_id", "link_targets_last_week", "largest_euro_order_last_week"):
+        assert any(r[name] not in (None, [], 0) for r in signals_expected), name
+    assert any(r["pages_last_2_days"] == ["(none)"] for r in signals_expected)
+    # first_last: view_events matters here: over the attribute's own events the rows differ
+    own_events = ref_attrs.attributes({**SIGNALS_VIEW, "first_last": "attribute_events"}, reflected(signals_pipeline), now.date())
+    assert own_events != signals_expected
+    # and so do the model's own lateness rules: the two aggregates skipped different late rows
+    assert signals_pipeline.skipped != pipeline.skipped
+    project.refused(
+        "tideline: model consumer_signals_export_daily: config reprocess_days = -1 is invalid; accepted: an integer >= 0 "
+        "(how many days before now a late date is still reprocessed; default the var tideline__reprocess_days)",
+        lambda: project.dbt("run", "--select", "consumer_signals_export_daily", project_dir=CONSUMER, expect_success=False,
+                            vars={**SETTINGS.vars(), "tideline__now": "2025-05-08 13:00", "consumer_late_event_lookback_days": -1}))
+    assert any(r["largest_euro_order_last_week"] == 0 for r in signals_expected)
 
 
 # A bad definition each: (name, attribute as YAML, needs the daily model (checked against the
@@ -246,7 +280,7 @@ def test_the_check_command_checks_views_and_prints_their_sql_without_spark(proje
 
     result = dbt_without_spark(consumer, tmp_path / "t2", *check, "--args", "{views: [consumer_signal]}")
     assert result.returncode != 0
-    assert "tideline: check_attribute_views: there is no attribute view \"consumer_signal\" (views: consumer_signals)" in result.stdout
+    assert "tideline: check_attribute_views: there is no attribute view \"consumer_signal\" (views: consumer_signals, consumer_signals_export)" in result.stdout
 
     path = consumer / "models" / "consumer_signals.yml"
     text = path.read_text()
@@ -254,10 +288,156 @@ def test_the_check_command_checks_views_and_prints_their_sql_without_spark(proje
     result = dbt_without_spark(consumer, tmp_path / "t2", *check)
     assert result.returncode != 0
     assert ("tideline: attribute view consumer_signals, attribute page_views_yesterday: the attribute has an unknown key "
-            "\"perod\" (did you mean period?; keys: name, type, events, aggregation, property, criteria, period, description)"
+            "\"perod\" (did you mean period?; keys: name, type, events, aggregation, property, criteria, period, default_value, description)"
             ) in result.stdout, result.stdout[-3000:]
     path.write_text(text.replace("aggregation: unique_list", "aggregation: unique_lists"))
     result = dbt_without_spark(consumer, tmp_path / "t2", *check)
     assert result.returncode != 0
     assert ("tideline: attribute view consumer_signals, attribute pages_last_2_days: unknown aggregation \"unique_lists\"; "
             "accepted: counter, sum, min, max, mean, first, last, unique_list") in result.stdout, result.stdout[-3000:]
+
+
+# The filtered events' columns as the check command takes them (nested fields as a.b).
+EVENTS_COLUMNS = {**{name: type_ for name, type_ in EVENT_COLUMNS_TYPES if "<" not in type_},
+                  "contexts_com_snowplowanalytics_snowplow_web_page_1.element.id": "string",
+                  "unstruct_event_com_snowplowanalytics_snowplow_link_click_1.target_url": "string"}
+
+
+def as_signals_export(view: dict, name: str) -> dict:
+    """A view in tideline's form as Snowplow Signals' SDK exports the same view (a View dumped
+    to JSON: its entity, every key an attribute has, periods as pydantic writes a timedelta)."""
+    days = {p: ref_attrs.period_days(p) for p in {a.get("period") for a in view["attributes"]}}
+    return {"name": name, "version": 1, "entity": {"name": "user"}, "ttl": None, "batch_source": None, "online": True,
+            "offline": True, "description": None, "tags": None, "owner": None, "fields": None, "is_published": False,
+            "attributes": [{
+                "name": a["name"], "description": None, "type": a["type"], "tags": None,
+                "events": [{"vendor": e["vendor"], "name": e["name"], "version": e.get("version")} for e in a["events"]],
+                "aggregation": a["aggregation"], "property_syntax": "databricks", "property": a.get("property"),
+                "criteria": None if not a.get("criteria") else {"all": None, "any": None, **a["criteria"]},
+                "period": None if a.get("period") is None else f"P{days[a['period']]}D", "default_value": None,
+            } for a in view["attributes"]]}
+
+
+def test_a_signals_export_gives_the_same_models_and_what_tideline_cannot_compute_is_refused(tmp_path):
+    """Issue 37, item 1, without Spark (the check command): the package's view of 17 attributes,
+    exported as Signals writes it and pasted as it is, gives the same daily aggregate and
+    attributes table SQL as tideline's own form; each Signals field tideline cannot compute, a
+    misspelt one and a bad first_last are refused by name with what to do, the command failing."""
+    consumer = project_copy(CONSUMER, tmp_path / "consumer", {})
+    models = [{"name": "own_form", "config": {"meta": {"attribute_view": {**VIEW, "name": "own_form"}}}},
+              {"name": "signals_form", "config": {"meta": {"attribute_view": as_signals_export(VIEW, "signals_form")}}}]
+    (consumer / "models" / "twins.yml").write_text(yaml.safe_dump({"version": 2, "models": models}, sort_keys=False))
+    for name in ("own_form", "signals_form"):
+        (consumer / "models" / f"{name}.sql").write_text(f"{{{{ tideline.attribute_view_table('{name}_daily') }}}}\n")
+        (consumer / "models" / f"{name}_daily.sql").write_text(f"{{{{ tideline.attribute_view_daily_aggregate('{name}') }}}}\n")
+    assert dbt_without_spark(consumer, None, "deps").returncode == 0
+    check = ("run-operation", "tideline.check_attribute_views")
+    result = dbt_without_spark(consumer, tmp_path / "t", *check, "--args",
+                               json.dumps({"views": ["own_form", "signals_form"], "columns": EVENTS_COLUMNS}))
+    assert result.returncode == 0, result.stdout[-3000:]
+    printed = {}
+    for name in ("own_form", "signals_form"):
+        for kind in ("daily aggregate", "attributes table"):
+            m = re.search(rf"-- {kind} of attribute view {name}\n(.*?\ngroup by [^\n]*)", result.stdout, re.S)
+            assert m, result.stdout[-3000:]
+            printed[name, kind] = m.group(1).replace(name, "<view>")
+    for kind in ("daily aggregate", "attributes table"):
+        assert printed["own_form", kind] == printed["signals_form", kind], kind
+    assert printed["own_form", "attributes table"].count(" as ") >= 17
+
+    bad_attribute = {"name": "bad", "type": "int64", "events": [{"vendor": "com.snowplowanalytics.snowplow", "name": "page_view", "version": None}],
+                     "aggregation": "counter", "property": None, "criteria": None, "period": "P7D", "default_value": None}
+    refused = [
+        ({"attributes": [{**bad_attribute, "type": "bytes"}]},
+         "attribute bad: type \"bytes\" is not supported: a batch table has no bytes attributes; declare string and aggregate a string property"),
+        ({"attributes": [{**bad_attribute, "aggregation": "last", "type": "string", "property_syntax": "bigquery", "property": "geo_country"}]},
+         "attribute bad: property \"geo_country\" is in bigquery syntax, which tideline does not read; write it in Databricks syntax"),
+        ({"attributes": [{**bad_attribute, "events": [{"event_specification_id": "3f2a"}]}]},
+         "attribute bad: event {\"event_specification_id\": \"3f2a\"}: event_specification_id is not supported (tideline has no tracking plan to look it up in); give the event's vendor, name and version"),
+        ({"attributes": [{**bad_attribute, "perod": "P7D"}]},
+         "attribute bad: the Signals attribute has an unknown key \"perod\" (did you mean period?;"),
+        ({"attributes": [{**bad_attribute, "period": "PT1H"}]},
+         "attribute bad: period PT1H is shorter than, or not a whole number of, days: sub-day periods are not supported"),
+        ({"attributes": [{**bad_attribute, "default_value": 5}]},
+         "attribute bad: default_value 5 is not accepted for a counter: over a period without events it is 0 (default_value 0 or none)"),
+        ({"attributes": [{**bad_attribute, "aggregation": "first", "type": "int32", "property": "domain_sessionidx", "default_value": "none"}]},
+         "attribute bad: default_value \"none\" does not fit type int32; accepted: whole numbers"),
+        ({"entity": {"name": "visitor", "property": {"type": "atomic", "name": "network_userid"}}},
+         "entity.property {\"type\": \"atomic\", \"name\": \"network_userid\"} is not supported: tideline's key is a column of the filtered events"),
+        ({"attributes": None, "fields": [{"name": "ltv", "type": "double"}]},
+         "the view has fields and no attributes: it describes a table that is already in the warehouse, which tideline does not compute"),
+        ({"onlne": True}, "the Signals view has an unknown key \"onlne\" (did you mean online?;"),
+        ({"first_last": "view"}, "first_last \"view\" is invalid; accepted: attribute_events (the first and last values among the attribute's own events, the default) or view_events"),
+    ]
+    path = consumer / "models" / "twins.yml"
+    for edit, message in refused:
+        models[1]["config"]["meta"]["attribute_view"] = {**as_signals_export(VIEW, "signals_form"), **edit}
+        path.write_text(yaml.safe_dump({"version": 2, "models": models}, sort_keys=False))
+        result = dbt_without_spark(consumer, tmp_path / "t", *check, "--args", "{views: [signals_form]}")
+        assert result.returncode != 0, message
+        assert f"tideline: attribute view signals_form, {message}" in result.stdout or (
+            f"tideline: attribute view signals_form: {message}" in result.stdout), (message, result.stdout[-2000:])
+
+
+def run_tool(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tideline_tools.signals_views", *args], cwd=ROOT, capture_output=True, text=True)
+
+
+def test_the_signals_views_tool_writes_the_models_of_an_export_file(tmp_path):
+    """`python -m tideline_tools.signals_views FILE --to DIR` (issue 37, item 1, from a file):
+    an export of two views as the API lists them (JSON) and one view alone (YAML) become each
+    view's three model files, the view copied unchanged into its model's config, which the check
+    command accepts; a second export replaces the .yml and keeps the .sql; a file that is not an
+    export is refused with the reason and nothing is written."""
+    consumer = project_copy(CONSUMER, tmp_path / "consumer", {})
+    to = consumer / "models" / "signals"
+    one, two = {**SIGNALS_EXPORT, "name": "exported_one"}, {**SIGNALS_EXPORT, "name": "exported_two", "version": 3}
+    (tmp_path / "groups.json").write_text(json.dumps({"attribute_groups": [one, two]}, indent=2))
+    result = run_tool(str(tmp_path / "groups.json"), "--to", str(to))
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in to.iterdir()) == sorted(
+        f"{n}{s}" for n in ("exported_one", "exported_two") for s in (".yml", ".sql", "_daily.sql"))
+    assert result.stdout.count(" written") == 6 and "2 view(s)" in result.stdout
+    written = yaml.safe_load((to / "exported_two.yml").read_text())["models"][0]
+    assert written["name"] == "exported_two" and written["config"]["meta"]["attribute_view"] == two
+    assert (to / "exported_one.sql").read_text().endswith("{{ tideline.attribute_view_table('exported_one_daily') }}\n")
+    assert (to / "exported_one_daily.sql").read_text().endswith("{{ tideline.attribute_view_daily_aggregate('exported_one') }}\n")
+
+    (tmp_path / "alone.yaml").write_text(yaml.safe_dump({**SIGNALS_EXPORT, "name": "exported_alone"}, sort_keys=False))
+    assert run_tool(str(tmp_path / "alone.yaml"), "--to", str(to), "--first-last", "attribute_events",
+                    "--late-event-lookback-days", "5", "--min-late-events-to-process", "2").returncode == 0
+    assert yaml.safe_load((to / "exported_alone.yml").read_text())["models"][0]["config"]["meta"]["attribute_view"] == {
+        **SIGNALS_EXPORT, "name": "exported_alone", "first_last": "attribute_events"}
+    assert "{{ config(reprocess_days=5, min_rows_to_process=2) }}\n" in (to / "exported_alone_daily.sql").read_text()
+    assert dbt_without_spark(consumer, None, "deps").returncode == 0
+    result = dbt_without_spark(consumer, tmp_path / "t", "run-operation", "tideline.check_attribute_views", "--args",
+                               "{views: [exported_one, exported_two, exported_alone]}")
+    assert result.returncode == 0, result.stdout[-3000:]
+    for name in ("exported_one", "exported_two", "exported_alone"):
+        assert f"tideline: attribute view {name}: 6 attributes checked" in result.stdout
+    assert "-- Generated by tideline from the attribute view exported_two (version 3)" in result.stdout
+
+    (to / "exported_one.sql").write_text("-- edited\n{{ tideline.attribute_view_table('exported_one_daily') }}\n")
+    one_edited = {**one, "version": 4}
+    (tmp_path / "groups.json").write_text(json.dumps({"attribute_groups": [one_edited, two]}))
+    result = run_tool(str(tmp_path / "groups.json"), "--to", str(to))
+    assert result.returncode == 0 and result.stdout.count(" replaced") == 2 and result.stdout.count(" kept") == 4, result.stdout
+    assert yaml.safe_load((to / "exported_one.yml").read_text())["models"][0]["config"]["meta"]["attribute_view"]["version"] == 4
+    assert (to / "exported_one.sql").read_text().startswith("-- edited\n")
+
+    before = {p.name: p.read_text() for p in to.iterdir()}
+    for content, message in [
+        ({"attribute_groups": [one], "views": [two]}, "a mapping without a view's name must hold exactly one list of views (keys: attribute_groups, views)"),
+        ([one, one], "the views' names repeat: exported_one"),
+        ([{**one, "name": "my-view"}], "view name 'my-view' is not a model name (letters, digits and underscores)"),
+        ([{"attributes": []}], "view #1 is not a mapping with a name"),
+    ]:
+        (tmp_path / "bad.json").write_text(json.dumps(content))
+        result = run_tool(str(tmp_path / "bad.json"), "--to", str(to))
+        assert result.returncode == 2 and f"tideline: signals_views: {tmp_path / 'bad.json'}: {message}" in result.stderr, result.stderr
+    result = run_tool(str(tmp_path / "groups.json"), "--to", str(to), "--late-event-lookback-days", "-1")
+    assert result.returncode == 2 and "--late-event-lookback-days must be >= 0" in result.stderr
+    (tmp_path / "bad.json").write_text("{not json")
+    result = run_tool(str(tmp_path / "bad.json"), "--to", str(to))
+    assert result.returncode == 2 and "not valid JSON" in result.stderr
+    assert {p.name: p.read_text() for p in to.iterdir()} == before

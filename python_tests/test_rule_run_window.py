@@ -27,7 +27,7 @@ import datetime as dt
 import pytest
 from hypothesis import strategies as st
 
-from harness import fast_property, sql_literal
+from harness import fast_property, replace_rows, sql_literal
 from reference import Pipeline, Settings
 
 pytestmark = pytest.mark.fast
@@ -204,8 +204,5 @@ EDGE_CASES = {
 @fast_property(cases, EDGE_CASES.values())
 def test_a_run_window_reads_and_keeps_what_the_reference_run_does(project, rendered, case):
     rows = source_rows(case)
-    project.runner.execute(f"truncate table {project.events_table}")
-    if rows:
-        values = ", ".join("(" + ", ".join(sql_literal(r[n]) for n in NAMES) + ")" for r in rows)
-        project.runner.execute(f"insert into {project.events_table} ({', '.join(NAMES)}) values {values}")
+    replace_rows(project.runner, project.events_table, NAMES, rows)
     assert read_window(project, rendered[case["rule"]], case) == expected(case, rows), case

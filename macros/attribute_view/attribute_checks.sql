@@ -52,3 +52,26 @@
         {%- endfor -%}
     {%- endfor -%}
 {% endmacro %}
+
+{#- default_value (Signals' key): the value an attribute takes over a period without values
+    (instead of null, or of an empty unique list), as a SQL literal of its declared type (a list
+    for a list type); none when not given. Counters and sums are 0 then: only 0 is accepted. -#}
+{% macro _attribute_default(at, a, type) %}
+    {%- set given = a.get('default_value') -%}
+    {%- if given is none -%}{{ return(none) }}{%- endif -%}
+    {%- set is_list = given is iterable and given is not string and given is not mapping -%}
+    {%- if a.aggregation | string | lower in ['counter', 'sum'] and given != 0 -%}
+        {{ tideline._view_error(at, "default_value {} is not accepted for a {}: over a period without events it is 0 (default_value 0 or none)".format(tojson(given), a.aggregation | lower)) }}
+    {%- endif -%}
+    {%- set literals = [] -%}
+    {%- for v in (given if is_list else [given]) -%}
+        {%- set literal = tideline._criterion_literal(type.kind, v) -%}
+        {%- if is_list != type.is_list or literal is none or (type.declared_type.startswith('int') and v is not integer) -%}
+            {{ tideline._view_error(at, "default_value {} does not fit type {}; accepted: {}{}".format(tojson(given), type.declared_type,
+                'a list of ' if type.is_list else '', {'number': 'whole numbers' if type.declared_type.startswith('int') else 'numbers', 'string': 'strings', 'boolean': 'true or false',
+                'date': 'dates YYYY-MM-DD', 'timestamp': 'times YYYY-MM-DD[ HH:MM[:SS]]'}.get(type.kind, 'values of that type'))) }}
+        {%- endif -%}
+        {%- do literals.append(literal) -%}
+    {%- endfor -%}
+    {{- return('array({})'.format(literals | join(', ')) if is_list else literals[0]) -}}
+{% endmacro %}

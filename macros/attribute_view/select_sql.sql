@@ -6,8 +6,15 @@
         'first': ['first'], 'last': ['last'], 'unique_list': ['values']}[a.aggregation]) -}}
 {% endmacro %}
 
-{#- The daily aggregate's select. -#}
+{#- The daily aggregate's select. With first_last: view_events, a first (last) part is the value
+    at the day's first (last) event of any of the view's events: null when that event is not
+    one of the attribute's (its events and criteria) or has no value. -#}
 {% macro attribute_view_daily_sql(view, schema) %}
+    {%- set view_events = [] -%}
+    {%- for a in view.attributes -%}
+        {%- for e in a.events if e not in view_events -%}{%- do view_events.append(e) -%}{%- endfor -%}
+    {%- endfor -%}
+    {%- set any_view_event = tideline._attribute_events_sql({'events': view_events, 'criteria': {'all': []}}, schema) -%}
     {%- set parts = [] -%}
     {%- for a in view.attributes -%}
         {%- set events = tideline._attribute_events_sql(a, schema) -%}
@@ -18,6 +25,9 @@
             {%- for part in tideline._daily_parts(a) -%}
                 {%- do parts.append({'sql': '{}(case when {} then {} end)'.format(part, events, p), 'name': '{}__{}'.format(a.name, part)}) -%}
             {%- endfor -%}
+        {%- elif a.aggregation in ['first', 'last'] and view.first_last == 'view_events' -%}
+            {%- set at_view_event = {'first': tideline.daily_first, 'last': tideline.daily_last}[a.aggregation] -%}
+            {%- do parts.append({'sql': at_view_event('case when {} then {} end'.format(events, p), any_view_event, false) | trim, 'name': '{}__{}'.format(a.name, a.aggregation)}) -%}
         {%- elif a.aggregation == 'first' -%}
             {%- do parts.append({'sql': tideline.daily_first(p, events) | trim, 'name': '{}__first'.format(a.name)}) -%}
         {%- elif a.aggregation == 'last' -%}
@@ -64,7 +74,7 @@ group by event_date, {{ view.key }}
         {%- else -%}
             {%- set expression = tideline.unique_list_in_period(column, n, include) -%}
         {%- endif -%}
-        {%- do columns.append({'sql': 'cast({} as {})'.format(expression | trim, a.type), 'name': a.name}) -%}
+        {%- do columns.append({'sql': 'cast({} as {})'.format(tideline._with_default(a, expression | trim), a.type), 'name': a.name}) -%}
     {%- endfor -%}
     {%- set dates = tideline.period_dates(none, include) -%}
     {% set sql %}
@@ -80,4 +90,14 @@ where {{ tideline.in_period(none, include) }}
 group by {{ view.key }}
     {% endset %}
     {{- return(sql | trim) -}}
+{% endmacro %}
+
+{#- An attribute's value over its period, or its default_value when the period has no values
+    (null, or an empty list for a unique list). -#}
+{% macro _with_default(a, expression) %}
+    {%- if a.default is none or a.aggregation in ['counter', 'sum'] -%}{{ return(expression) }}{%- endif -%}
+    {%- if a.is_list -%}
+        {{- return('case when size({0}) = 0 then cast({1} as {2}) else {0} end'.format(expression, a.default, a.type)) -}}
+    {%- endif -%}
+    {{- return('coalesce({}, cast({} as {}))'.format(expression, a.default, a.type)) -}}
 {% endmacro %}

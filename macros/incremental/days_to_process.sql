@@ -7,8 +7,10 @@
       pending(d) = skipped(d) (what M's aggregate of d does not reflect yet) + late(d).
     d is processed when
       on_time(d) > 0                                   (d is not late: always processed), or
-      pending(d) >= tideline__min_rows_to_process
-        and d >= date(now) - tideline__reprocess_days  (late, but enough and recent enough).
+      pending(d) >= min_rows_to_process
+        and d >= date(now) - reprocess_days            (late, but enough and recent enough),
+    the two rules M's config (min_rows_to_process, reprocess_days) or else the vars
+    tideline__min_rows_to_process and tideline__reprocess_days.
     Otherwise d is skipped and pending(d) becomes its new skipped(d). Processing d recomputes
     it from all its filtered events, so its skipped(d) returns to 0. Dates with skipped rows
     and no new rows are candidates too, so that a one-off run with other thresholds
@@ -37,8 +39,8 @@
 {% macro days_to_process_sql(model_name, first_build, backfill, reads_source=false, window_lower=none) %}
     {%- set window = tideline.run_window_ctes(window_lower) if window_lower else none -%}
     {%- set window_upper = tideline.window_upper_sql(window_lower) if window_lower else none -%}
-    {%- set min_rows = tideline.var_int('tideline__min_rows_to_process', 1) -%}
-    {%- set reprocess_days = tideline.var_int('tideline__reprocess_days', 0) -%}
+    {%- set min_rows = tideline.model_count_setting(model_name, 'min_rows_to_process', 1, "an integer >= 1 (the late rows a date needs to be reprocessed; default the var tideline__min_rows_to_process)") -%}
+    {%- set reprocess_days = tideline.model_count_setting(model_name, 'reprocess_days', 0, "an integer >= 0 (how many days before now a late date is still reprocessed; default the var tideline__reprocess_days)") -%}
     {%- set now = tideline.now() -%}
     {%- set model_run -%}
         model = '{{ model_name }}' and kind = 'run'
