@@ -140,6 +140,12 @@ def _counts(a: dict, event: dict) -> bool:
     return all(results) if joiner == "all" else any(results)
 
 
+def _default(a: dict):
+    """An attribute's default_value, of its declared type (a whole number is a float's 0.0)."""
+    value = a["default_value"]
+    return float(value) if a["type"] in ("float", "double") else value
+
+
 def _of_view(view: dict, event: dict) -> bool:
     """Whether the event is one of the view's (of any attribute's events, criteria aside)."""
     return any(_counts({"events": a["events"]}, event) for a in view["attributes"])
@@ -173,7 +179,7 @@ def attributes(view: dict, events: list[dict], reference_day: dt.date, include_c
                 at = (of_view[0] if agg == "first" else of_view[-1])[2] if of_view else None
                 row[a["name"]] = at[a["property"]] if at is not None and _counts(a, at) else None
                 if a.get("default_value") is not None and row[a["name"]] is None:
-                    row[a["name"]] = a["default_value"]
+                    row[a["name"]] = _default(a)
                 continue
             values = [(e["derived_tstamp"], e["event_id"], e[a["property"]]) for e in matched if e[a["property"]] is not None]
             plain = [v for _, _, v in values]
@@ -187,6 +193,6 @@ def attributes(view: dict, events: list[dict], reference_day: dt.date, include_c
                 "unique_list": lambda: sorted(set(plain)),
             }[agg]()
             if a.get("default_value") is not None and row[a["name"]] in (None, []):
-                row[a["name"]] = a["default_value"]
+                row[a["name"]] = _default(a)
         out.append(row)
     return out
