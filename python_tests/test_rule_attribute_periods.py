@@ -153,3 +153,50 @@ def test_the_attributes_of_each_period_and_reference_day_equal_the_reference(pro
     the_view = view(case["first_last"], case["include"])
     expected = ref_attrs.attributes(the_view, rows, AS_OF[case["as_of"]], case["include"])
     assert_rows_equal(got, expected, label=f"{case['first_last']}, include {case['include']}, as of {case['as_of']}")
+
+
+def worked_event(event_id: str, user: str, day: int, hour: int, kind: str, **values) -> dict:
+    tstamp = dt.datetime.combine(START + dt.timedelta(days=day), dt.time(hour))
+    return {"event_id": event_id, "derived_tstamp": tstamp, "event_date": tstamp.date(), "event_vendor": SNOWPLOW,
+            "event_name": kind, "event_version": values.get("version", "1-0-0"), "domain_userid": user,
+            "geo_country": values.get("geo"), "page_urlpath": values.get("path"), "tr_total": values.get("tr")}
+
+
+# A worked example, as of 2025-04-09 with the day included: u1 buys (7.0) before its first page
+# view on 04-03, clicks /a/b on 04-08, views /b from NL on 04-09 and buys (5.0) at its end; u2
+# only views a page of another version and pings, none of them events of the view.
+WORKED_EVENTS = [
+    worked_event("e0", "u1", 2, 8, "transaction", tr=7.0),
+    worked_event("e1", "u1", 2, 9, "page_view", geo="DE", path="/a"),
+    worked_event("e2", "u1", 7, 9, "link_click", geo="FR", path="/a/b"),
+    worked_event("e3", "u1", 8, 0, "page_view", geo="NL", path="/b"),
+    worked_event("e4", "u1", 8, 23, "transaction", tr=5.0),
+    worked_event("e5", "u2", 8, 9, "page_view", version="2-0-0", geo="SE", path="/c"),
+    worked_event("e6", "u2", 8, 9, "page_ping", geo="NO"),
+]
+U1 = {"domain_userid": "u1", "views_today": 1, "a_clicks_3d": 1, "revenue_week": 12.0, "mean_order": 6.0,
+      "smallest_order_3d": 5.0, "largest_order_2d": 5.0, "paths_2d": ["/a/b", "/b"]}
+U2 = {"domain_userid": "u2", "views_today": 0, "a_clicks_3d": 0, "revenue_week": 0.0, "mean_order": None,
+      "smallest_order_3d": None, "largest_order_2d": 0.0, "first_country": None, "last_country_3d": None,
+      "first_path_week": "(none)", "paths_2d": []}
+WORKED_EXPECTED = {
+    # tideline's rule: the first and last values among the attribute's own events
+    "attribute_events": [{**U1, "first_country": "DE", "last_country_3d": "NL", "first_path_week": "/a"}, U2],
+    # Signals': the values at the view's first and last events; u1's first event of the view is
+    # a transaction (no country, no path: the default), its last in the 3 days one too
+    "view_events": [{**U1, "first_country": None, "last_country_3d": None, "first_path_week": "(none)"}, U2],
+}
+
+
+@pytest.mark.parametrize("first_last", FIRST_LAST)
+def test_a_worked_example_gives_the_attributes_written_out_by_hand(project, renderings, first_last):
+    """Issue 37, item 4: whole-table expectations written out by hand (not computed by the
+    reference) for both first_last settings, on events where they differ."""
+    replace_rows(project.runner, f"{project.schema}.tl_filtered_events", list(COLUMNS), WORKED_EVENTS)
+    sql = renderings[first_last, True, "inside"]
+    columns = project.runner.columns(sql)
+    got = [dict(zip(columns, r)) for r in project.runner.rows(sql)]
+    assert_rows_equal(got, WORKED_EXPECTED[first_last], label=first_last)
+    # the reference agrees, so the property test above checks the same rule
+    assert_rows_equal(ref_attrs.attributes(view(first_last, True), WORKED_EVENTS, AS_OF["inside"], True),
+                      WORKED_EXPECTED[first_last], label=f"the reference, {first_last}")

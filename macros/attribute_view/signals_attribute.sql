@@ -54,8 +54,9 @@
 
 {#- A property as a Spark path. A string in Databricks syntax (col[0].field) is kept; in
     Snowflake syntax (col[0]:fieldName, Signals' default) the JSON path after ':' is read as
-    Spark fields, each name in snake case as Snowplow's Databricks loader writes them
-    (operatingSystemName: operating_system_name). An object {type: atomic|event|entity, ...} is
+    Spark fields, each name in snake case as the Databricks form of Signals' exports writes
+    them (operatingSystemName: operating_system_name; a table with other names is found out by
+    the check against the events' columns). An object {type: atomic|event|entity, ...} is
     the column Snowplow's loaders name (unstruct_event_<vendor>_<name>_<major>,
     contexts_<vendor>_<name>_<major>[index]) and its path. -#}
 {% macro _signals_property(at, property, syntax) %}
