@@ -441,3 +441,47 @@ def test_the_signals_views_tool_writes_the_models_of_an_export_file(tmp_path):
     result = run_tool(str(tmp_path / "bad.json"), "--to", str(to))
     assert result.returncode == 2 and "not valid JSON" in result.stderr
     assert {p.name: p.read_text() for p in to.iterdir()} == before
+
+
+def test_an_edited_view_definition_is_refused_until_a_full_refresh_or_on_definition_change_ignore(project, tmp_path):
+    """Issue 34, item 3, for attribute views: an edit that keeps the daily aggregate's columns
+    (an attribute's property; the view's first_last) would leave the days already aggregated
+    under the old definition. Each is refused by name with the fix, nothing changed; under the
+    daily aggregate's on_definition_change='ignore' the run goes on and records the new
+    definition (the next run passes without it); a --full-refresh rebuilds under the new one,
+    equal to the reference."""
+    project.reset()
+    project.load(WORLD, until=dt.datetime(2025, 5, 8, 12), cadence_seconds=3600)
+    consumer = project_copy(CONSUMER, tmp_path / "consumer", {})
+    project.dbt("deps", project_dir=consumer)
+    select = ("--select", "tl_filtered_events", "consumer_signals_daily", "consumer_signals")
+    settings = {**SETTINGS.vars(), "tideline__now": "2025-05-06 23:00"}
+    project.dbt("run", *select, vars=settings, project_dir=consumer)
+    view_file, daily_file = consumer / "models" / "consumer_signals.yml", consumer / "models" / "consumer_signals_daily.sql"
+    original = view_file.read_text()
+    later = {**settings, "tideline__now": "2025-05-08 12:00"}
+    project.dbt("run", "--select", "tl_filtered_events", vars=later, project_dir=consumer)   # new rows for the daily aggregate
+    fix = ("its rows would mix the old definition and the new one. Rebuild it under the new one with: dbt run "
+           "--full-refresh --select consumer_signals_daily; or set on_definition_change='ignore' to keep its rows and "
+           "apply the new definition from this run on")
+    for edited, changed in [
+        (original.replace("property: geo_country", "property: page_urlpath"), "attribute first_country (changed)"),
+        (original.replace("include_current_day: false", "include_current_day: false\n          first_last: view_events"), "view (changed)"),
+    ]:
+        view_file.write_text(edited)
+        project.refused(f"tideline: daily aggregate consumer_signals_daily: its definition changed since its rows were built: {changed}; {fix}",
+                        lambda: project.dbt("run", "--select", "consumer_signals_daily", vars=later, project_dir=consumer,
+                                            expect_success=False))
+    daily_sql = daily_file.read_text()
+    daily_file.write_text("{{ config(on_definition_change='ignore') }}\n" + daily_sql)
+    result = project.dbt("run", *select, vars=later, project_dir=consumer)
+    assert any("consumer_signals_daily: its definition changed (view (changed)); on_definition_change='ignore': the rows built so far stay"
+               in m for m in result.tideline_lines), result.tideline_lines
+    daily_file.write_text(daily_sql)
+    project.dbt("run", *select, vars={**later, "tideline__now": "2025-05-08 13:00"}, project_dir=consumer)   # recorded: no refusal
+    project.dbt("run", *select, "--full-refresh", vars={**later, "tideline__now": "2025-05-08 14:00"}, project_dir=consumer)
+    view = ref_attrs.view_of(view_file, "consumer_signals")
+    assert view.get("first_last") == "view_events"
+    pipeline = Pipeline(SETTINGS)
+    pipeline.run(events(project, view), dt.datetime(2025, 5, 8, 14))
+    project.assert_table_equals("consumer_signals", ref_attrs.attributes(view, reflected(pipeline), dt.date(2025, 5, 8)))

@@ -14,7 +14,7 @@
 {#- The daily aggregate of a view. The definition is read from the attributes model's config
     through dbt's graph (only at execute time: at parse time the select only names its ref). -#}
 {% macro attribute_view_daily_aggregate(view_model) %}
-    {{ config(materialized='tideline_daily_aggregate') }}
+    {{ config(materialized='tideline_daily_aggregate', attribute_view=view_model) }}
     {%- if not execute -%}
         {{- return('select event_date from {}'.format(tideline.filtered_events())) -}}
     {%- endif -%}

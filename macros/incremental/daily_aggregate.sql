@@ -41,6 +41,9 @@
         {{ return(none) }}
     {%- endif -%}
 
+    {#- an attribute view's definition, checked against its rows' (daily_definition.sql) -#}
+    {%- do plan.update({'definition': tideline.daily_aggregate_definition(model_name, plan.first_build)}) -%}
+
     {#- 2. write, 3. check -#}
     {%- set day_sql = tideline._daily_rows_to_write(model_sql, marker, reads_source, plan, process_dates) -%}
     {%- set rows_written = tideline._write_daily_dates(relation, day_sql, date_column, existing, format, plan.first_build, process_dates) -%}

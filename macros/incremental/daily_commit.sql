@@ -20,7 +20,7 @@
         'lower_limit': run.lower, 'upper_limit': plan.reads_up_to, 'watermark': run.watermark,
         'rows_read': run.rows_read, 'rows_written': rows_written, 'duplicates_dropped': run.duplicates_dropped,
         'rows_rejected': run.rows_rejected, 'days_processed': process_dates | length, 'late_rows_skipped': late_rows_skipped,
-        'rows_without_load_time': run.rows_without_load_time}, changed, replace=plan.first_build, files=plan.state_files) -%}
+        'rows_without_load_time': run.rows_without_load_time, 'definition': plan.get('definition')}, changed, replace=plan.first_build, files=plan.state_files) -%}
     {%- if plan.window -%}{%- do tideline.warn_unreadable_rows(plan.window) -%}{%- endif -%}
     {%- set name = "{} (backfill {})".format(model_name, backfill | join(' to ')) if backfill else model_name -%}
     {%- do tideline.log_run(name, run.lower, plan.reads_up_to, run.rows_read, rows_written, process_dates | length, late_rows_skipped=late_rows_skipped,

@@ -7,7 +7,8 @@
     {%- set mutability = ['mutability', 'along', 'min', 'max', 'settle', 'max_along_values', 'update_cron'] -%}
     {%- set keys = {
         'tideline_filtered_events': [],
-        'tideline_daily_aggregate': ['date_column', 'measures', 'settle_every', 'reprocess_days', 'min_rows_to_process'],
+        'tideline_daily_aggregate': ['date_column', 'measures', 'settle_every', 'reprocess_days', 'min_rows_to_process',
+                                     'attribute_view', 'on_definition_change'],
         'tideline_table': ['partition_by'],
         'derivation': ['derived_columns', 'unique_key', 'reduce', 'registers', 'on_definition_change', 'on_bad_rows', 'late_row_lookback'],
         'continual_task': ['columns', 'inputs', 'references', 'snapshot', 'on_definition_change', 'on_bad_rows', 'late_row_lookback'],
