@@ -72,7 +72,7 @@ UNIT_SECONDS = {
     "test_incremental_equals_rebuild.py[parquet]": 160, "test_table_formats.py[parquet]": 160,
     "test_filtered_events.py[parquet]": 150, "test_mutability.py[iceberg]": 140, "test_rule_run_window.py[parquet]": 75,
     "test_time_based_pipeline.py[parquet]": 140, "test_time_based_pipeline.py[iceberg]": 130,
-    "test_attribute_view.py[parquet]": 130, "test_channel.py[delta]": 110, "test_rule_reductions.py[parquet]": 60,
+    "test_attribute_view.py[parquet]": 330, "test_rule_attribute_periods.py[parquet]": 70, "test_channel.py[delta]": 110, "test_rule_reductions.py[parquet]": 60,
     "test_state_compaction.py[parquet]": 100, "test_channel.py[parquet]": 100, "test_no_trace_without_work.py[parquet]": 100,
     "test_channel.py[iceberg]": 90, "test_end_to_end.py[parquet]": 80, "test_session_settings.py[parquet]": 80,
     "test_generator.py[parquet]": 30, "test_cron.py": 30, "test_as_a_package.py[parquet]": 30,

@@ -78,6 +78,9 @@ class Pipeline:
         rows = list(rows)
         start = dt.datetime.combine(self.s.start_date, dt.time())
         lower = self.watermark if self.watermark is not None else start - MICRO
+        # the range's first day: a first run's range begins on the start date (its lower limit
+        # is a microsecond before it, to include it)
+        first_day = lower.date() if self.watermark is not None else self.s.start_date
         loads = [r["load_tstamp"] for r in rows if lower < r["load_tstamp"] <= now]
         upper = min(min(loads) + dt.timedelta(days=s.backfill_limit_days), now) if loads else now
         window = [r for r in rows if lower < r["load_tstamp"] <= upper]
@@ -88,7 +91,7 @@ class Pipeline:
             self.watermark = lower
         earlier_ids = {
             r["event_id"] for r in rows
-            if r["load_tstamp"] <= lower and lower.date() - dt.timedelta(days=s.dedupe_lookback_days) <= r["load_date"]
+            if r["load_tstamp"] <= lower and first_day - dt.timedelta(days=s.dedupe_lookback_days) <= r["load_date"]
         }
         first: dict[str, dict] = {}
         for r in window:

@@ -11,10 +11,10 @@
     {%- set found = tideline._declared_attribute_views() -%}
     {%- set wanted = found | map(attribute='name') | list if views is none else views -%}
     {%- if wanted is string or wanted is mapping or wanted is not iterable -%}
-        {{ tideline._view_error('check_attribute_views', "views = {} is invalid; accepted: a list of view names ({})".format(tojson(views), found | map(attribute='name') | join(', '))) }}
+        {{ tideline._view_error('check_attribute_views', "views = {} is invalid; accepted: a list of view names ({})".format(tojson(views), found | map(attribute='name') | sort | join(', '))) }}
     {%- endif -%}
     {%- for name in wanted if name not in found | map(attribute='name') | list -%}
-        {{ tideline._view_error('check_attribute_views', "there is no attribute view {} (views: {})".format(tojson(name), found | map(attribute='name') | join(', ') or 'none')) }}
+        {{ tideline._view_error('check_attribute_views', "there is no attribute view {} (views: {})".format(tojson(name), found | map(attribute='name') | sort | join(', ') or 'none')) }}
     {%- endfor -%}
     {%- set schema = tideline._given_events_columns(columns) -%}
     {%- for f in found if f.name in wanted -%}

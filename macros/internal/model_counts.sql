@@ -20,7 +20,7 @@
     >= minimum; `accepted` says so in the refusal, `error` the capability's error macro). -#}
 {% macro model_count_setting(model_name, name, minimum, accepted, error=none) %}
     {%- set error = error or tideline._model_config_error -%}
-    {%- set value = config.get(name, none) -%}
+    {%- set value = config.get(name, none) if execute else none -%}
     {%- set value = tideline.var_int('tideline__{}'.format(name), minimum) if value is none else value -%}
     {%- if value is string or value is boolean or value is not number or (value | int) != value or value < minimum -%}
         {{ error(model_name, name, value, accepted) }}
