@@ -313,7 +313,7 @@ def as_signals_export(view: dict, name: str) -> dict:
                 "name": a["name"], "description": None, "type": a["type"], "tags": None,
                 "events": [{"vendor": e["vendor"], "name": e["name"], "version": e.get("version")} for e in a["events"]],
                 "aggregation": a["aggregation"], "property_syntax": "databricks", "property": a.get("property"),
-                "criteria": None if not a.get("criteria") else {"all": None, "any": None, **a["criteria"]},
+                "criteria": {"all": None, "any": None, **(a.get("criteria") or {})},   # no criteria: both null
                 "period": None if a.get("period") is None else f"P{days[a['period']]}D", "default_value": None,
             } for a in view["attributes"]]}
 
@@ -321,8 +321,10 @@ def as_signals_export(view: dict, name: str) -> dict:
 def test_a_signals_export_gives_the_same_models_and_what_tideline_cannot_compute_is_refused(tmp_path):
     """Issue 37, item 1, without Spark (the check command): the package's view of 17 attributes,
     exported as Signals writes it and pasted as it is, gives the same daily aggregate and
-    attributes table SQL as tideline's own form; each Signals field tideline cannot compute, a
-    misspelt one and a bad first_last are refused by name with what to do, the command failing."""
+    attributes table SQL as tideline's own form (criteria written as Signals does, the unused one
+    null, both null when there are none); each Signals field tideline cannot compute, a
+    misspelt one, events that are not a list and a bad first_last are refused by name with what
+    to do, the command failing."""
     consumer = project_copy(CONSUMER, tmp_path / "consumer", {})
     models = [{"name": "own_form", "config": {"meta": {"attribute_view": {**VIEW, "name": "own_form"}}}},
               {"name": "signals_form", "config": {"meta": {"attribute_view": as_signals_export(VIEW, "signals_form")}}}]
@@ -352,6 +354,8 @@ def test_a_signals_export_gives_the_same_models_and_what_tideline_cannot_compute
          "attribute bad: type \"bytes\" is not supported: a batch table has no bytes attributes; declare string and aggregate a string property"),
         ({"attributes": [{**bad_attribute, "aggregation": "last", "type": "string", "property_syntax": "bigquery", "property": "geo_country"}]},
          "attribute bad: property \"geo_country\" is in bigquery syntax, which tideline does not read; write it in Databricks syntax"),
+        ({"attributes": [{**bad_attribute, "events": "page_view"}]},
+         "attribute bad: events must be a non-empty list of {vendor, name, version}"),
         ({"attributes": [{**bad_attribute, "events": [{"event_specification_id": "3f2a"}]}]},
          "attribute bad: event {\"event_specification_id\": \"3f2a\"}: event_specification_id is not supported (tideline has no tracking plan to look it up in); give the event's vendor, name and version"),
         ({"attributes": [{**bad_attribute, "perod": "P7D"}]},

@@ -11,8 +11,10 @@
     {%- if type.startswith('bytes') -%}
         {{ tideline._view_error(at, "type {} is not supported: a batch table has no bytes attributes; declare string{} and aggregate a string property".format(tojson(a.type), '_list' if type.endswith('_list') else '')) }}
     {%- endif -%}
-    {%- set events = [] -%}
-    {%- for e in a.get('events') or [] -%}
+    {%- set given = a.get('events') -%}
+    {%- set is_list = given is iterable and given is not string and given is not mapping -%}
+    {%- set events = [] if is_list else given -%}
+    {%- for e in (given if is_list else []) -%}
         {%- if e is mapping and e.get('event_specification_id') is not none -%}
             {{ tideline._view_error(at, "event {}: event_specification_id is not supported (tideline has no tracking plan to look it up in); give the event's vendor, name and version".format(tojson(e))) }}
         {%- endif -%}
@@ -23,17 +25,17 @@
     {%- set syntax = a.get('property_syntax') -%}
     {%- set criteria = none -%}
     {%- if a.get('criteria') is not none -%}
-        {%- set criteria = tideline._signals_criteria(at, a.criteria, syntax) -%}
+        {%- set criteria = tideline._signals_criteria(at, a.criteria, syntax) or none -%}
     {%- endif -%}
-    {%- set own = {'name': a.name, 'type': type.replace('unix_timestamp', 'timestamp'), 'events': events if a.get('events') is not none else none,
+    {%- set own = {'name': a.name, 'type': type.replace('unix_timestamp', 'timestamp'), 'events': events,
         'aggregation': a.aggregation, 'property': tideline._signals_property(at, a.get('property'), syntax),
         'criteria': criteria, 'period': tideline._signals_period(at, a.get('period'))} -%}
     {%- for key in ['default_value', 'description'] if a.get(key) is not none -%}{%- do own.update({key: a.get(key)}) -%}{%- endfor -%}
     {{- return(own) -}}
 {% endmacro %}
 
-{#- Criteria {all, any}: the one given (Signals writes the other as null); each criterion's
-    property translated as the attribute's. -#}
+{#- Criteria {all, any}: the one given (Signals writes the other as null; both null: no
+    criteria, an empty mapping); each criterion's property translated as the attribute's. -#}
 {% macro _signals_criteria(at, criteria, syntax) %}
     {%- do tideline._check_keys(at, "criteria", criteria, ['all', 'any'], []) -%}
     {%- set own = {} -%}
