@@ -3,7 +3,8 @@
       dbt run-operation tideline.check_attribute_views [--args '{views: [user_signals], columns: {...}}']
 
     reads every view of the project from dbt's graph (or those named), checks each definition as
-    a run does, and prints the SQL of its attributes table; given the filtered events' columns
+    a run does (a view in Signals' form is printed as tideline reads it), and prints the SQL of
+    its attributes table; given the filtered events' columns
     (`columns`: {path: Spark type}, nested fields as a.b), it also checks the properties and the
     criteria against them and prints the daily aggregate's SQL. No statement is sent, so dbt
     never opens the Spark session: a few seconds, most of them dbt's parse. -#}
@@ -19,6 +20,10 @@
     {%- set schema = tideline._given_events_columns(columns) -%}
     {%- for f in found if f.name in wanted -%}
         {%- set view = tideline.attribute_view_definition(f.view, f.model) -%}
+        {%- if tideline.is_signals_view(f.view) -%}
+            {{ log("-- Signals view {} read as tideline's form
+{}".format(f.name, toyaml(tideline.signals_view_as_tideline(view.where, f.view), sort_keys=false)), info=true) }}
+        {%- endif -%}
         {%- if schema is not none -%}
             {%- do tideline._check_against_events(view, schema) -%}
             {{ log("-- daily aggregate of {}\n{}".format(view.where, tideline.attribute_view_daily_sql(view, schema)), info=true) }}
