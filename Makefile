@@ -78,8 +78,10 @@ test-local: setup
 test-extended: setup
 	TIDELINE_EXTENDED=1 $(BIN)/python -m pytest python_tests -n 2 --dist loadscope --no-loadscope-reorder
 
+# The cluster's Thrift server runs with the suite's speed settings (tideline_tools/suite_speed.py,
+# as the local tier's Spark): `make cluster-up` starts it with Spark's defaults.
 test-cluster: setup
-	$(BIN)/python -m tideline_tools.cluster up
+	$(BIN)/python -m tideline_tools.cluster up --suite-speed
 	$(BIN)/python -m tideline_tools.cluster test; status=$$?; \
 	  $(BIN)/python -m tideline_tools.cluster down; exit $$status
 

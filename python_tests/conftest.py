@@ -17,25 +17,13 @@ import pytest
 
 from harness import Project, extended_tier
 from tideline_tools.profile import PROJECT_DIR
+from tideline_tools.suite_speed import use_speed_settings
 
 TARGET = os.environ.get("TIDELINE_TARGET", "local")
-# The suite's tables hold a few hundred rows: Spark's code generation (a Java compile per new
-# plan, and per new expression: each run's literals make new ones) costs more than it saves
-# there (profiles/profiles.yml). Only speed changes; every subprocess the tests start (dbt, the
-# demo, the kill tests) inherits it.
-os.environ.setdefault("TIDELINE_CODEGEN", "false")
-# The JVM's JIT compilers take about half of a test JVM's CPU (C2 alone a third): every statement
-# reaches new Spark, Delta and Iceberg code, and on tiny tables little of it runs often enough to
-# repay a compile. Methods must run 10 times as often before they are compiled (measured on
-# test_crash_safety: CPU -7 to -11%, the same rows; docs/decisions.md).
-os.environ.setdefault("TIDELINE_JVM_OPTIONS", "-XX:CompileThresholdScaling=10")
-# Adaptive query execution re-plans each stage from its shuffle's statistics, and each of its
-# shuffles has 4 partitions: planning and task overhead on tables of a few hundred rows. Off, with
-# one shuffle partition (profiles/profiles.yml reads both; the demo, the benchmarks and the cluster
-# keep AQE on). Measured on test_crash_safety, test_mutability and test_channel in two processes:
-# wall 655 s -> 605 s, CPU 1211 s -> 1116 s; C1-only JIT on top of it was slower (over 14 min).
-os.environ.setdefault("TIDELINE_ADAPTIVE", "false")
-os.environ.setdefault("TIDELINE_SHUFFLE_PARTITIONS", "1")
+# Spark's settings for the suite's speed (tideline_tools/suite_speed.py): code generation and
+# adaptive execution off, one shuffle partition, the JIT's thresholds raised. Only speed changes;
+# every subprocess the tests start (dbt, the demo, the kill tests) inherits them.
+use_speed_settings()
 # dbt writes manifest.json and run_results.json after every command, and a debug log of every
 # event to logs/dbt.log: about 0.3 s of Python per command, and no test reads them (the tests
 # read dbt's results and events in-process; compiled SQL and partial parsing's file are still

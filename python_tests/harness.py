@@ -32,20 +32,9 @@ RUN_LOCK = "tl_run_lock"              # every run takes it and gives it back
 PARSING_COMMANDS = {"run", "build", "test", "compile", "seed", "snapshot", "parse", "run-operation", "show", "list", "ls"}
 
 
-# The suite's speed settings (conftest.py sets them: code generation off, JIT thresholds, no
-# adaptive execution, one shuffle partition). They change no result; the subprocesses a test
-# starts (dbt by path, the demo, the kill tests) get them with the rest of their environment.
-SPEED_SETTINGS = ("TIDELINE_CODEGEN", "TIDELINE_JVM_OPTIONS", "TIDELINE_ADAPTIVE", "TIDELINE_SHUFFLE_PARTITIONS")
-
-
 def extended_tier() -> bool:
     """Whether this is `make test-extended` (TIDELINE_EXTENDED=1): docs/tests.md, "Tiers"."""
     return os.environ.get("TIDELINE_EXTENDED") == "1"
-
-
-def speed_env() -> dict[str, str]:
-    """The suite's speed settings that this process has, for a subprocess's environment."""
-    return {name: os.environ[name] for name in SPEED_SETTINGS if os.environ.get(name)}
 
 
 def unfit_accepted(declared: str, where: str) -> str:

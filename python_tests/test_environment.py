@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import speed_env
 from tideline_tools.profile import PROJECT_DIR, ProfileError, target_config
+from tideline_tools.suite_speed import SPEED_SETTINGS, speed_env, use_speed_settings
 
 pytestmark = pytest.mark.local_only
 
@@ -29,6 +29,38 @@ def test_local_target_settings(project):
                 if r[0] == "Location"][0][1]
     assert location.startswith(f"file:{data_dir}/warehouse/")
     assert (data_dir / "metastore_db").is_dir()
+    # the suite's speed settings reach the session (a Delta read then skips no statistics query)
+    for setting, variable in (("spark.databricks.delta.stats.skipping", "TIDELINE_DELTA_SKIPPING"),
+                              ("spark.databricks.delta.snapshotPartitions", "TIDELINE_DELTA_SNAPSHOT_PARTITIONS"),
+                              ("spark.sql.adaptive.enabled", "TIDELINE_ADAPTIVE"),
+                              ("spark.sql.codegen.wholeStage", "TIDELINE_CODEGEN")):
+        assert spark.conf.get(setting) == os.environ[variable] == SPEED_SETTINGS[variable], setting
+
+
+def test_the_cluster_gets_the_suites_speed_settings_only_when_asked(monkeypatch):
+    """`cluster up --suite-speed` (make test-cluster) starts the Thrift server with the suite's
+    speed settings; a plain `cluster up` (make cluster-up) with Spark's and Delta's defaults."""
+    from tideline_tools import cluster
+
+    def confs() -> dict[str, str]:
+        command = cluster._thrift_command()
+        pairs = [command[i + 1] for i, arg in enumerate(command) if arg == "--conf"]
+        return dict(pair.split("=", 1) for pair in pairs)
+
+    for variable in SPEED_SETTINGS:
+        monkeypatch.delenv(variable, raising=False)
+    plain = confs()
+    assert plain["spark.sql.shuffle.partitions"] == "4" and plain["spark.databricks.delta.snapshotPartitions"] == "2"
+    assert plain["spark.executor.extraJavaOptions"] == "-Duser.timezone=UTC"
+    assert not {"spark.sql.adaptive.enabled", "spark.databricks.delta.stats.skipping", "spark.sql.codegen.wholeStage"} & set(plain)
+    use_speed_settings()
+    fast = confs()
+    assert {key: fast[key] for key in set(fast) - set(plain) | {"spark.sql.shuffle.partitions"}} == {
+        "spark.sql.adaptive.enabled": "false", "spark.databricks.delta.stats.skipping": "false",
+        "spark.sql.codegen.wholeStage": "false", "spark.sql.codegen.factoryMode": "NO_CODEGEN",
+        "spark.sql.shuffle.partitions": "1"}
+    assert fast["spark.databricks.delta.snapshotPartitions"] == "1"
+    assert fast["spark.executor.extraJavaOptions"] == "-Duser.timezone=UTC -XX:CompileThresholdScaling=10"
 
 
 def test_a_new_now_in_the_environment_parses_nothing_again(project):
@@ -96,7 +128,7 @@ def test_plain_dbt_on_a_locked_metastore_gets_one_line(project):
 
 def clean_env(**extra: str) -> dict[str, str]:
     """What a scheduler gives a command: a PATH (with Java), a HOME, and nothing of tideline's
-    but the suite's speed settings (harness.SPEED_SETTINGS; they change no result)."""
+    but the suite's speed settings (tideline_tools/suite_speed.py; they change no result)."""
     env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"), "LANG": "C.UTF-8"}
     if os.environ.get("JAVA_HOME"):
         env["JAVA_HOME"] = os.environ["JAVA_HOME"]

@@ -24,8 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import assert_rows_equal, speed_env
+from harness import assert_rows_equal
 from tideline_tools.profile import PROJECT_DIR
+from tideline_tools.suite_speed import speed_env
 
 # Delta and Iceberg: what a kill leaves inside a statement is theirs (a log entry, a metadata
 # file); parquet's commit model is the one test_crash_safety injects failures into at every step.

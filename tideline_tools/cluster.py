@@ -27,6 +27,7 @@ from pathlib import Path
 
 from . import console, jars
 from .profile import PROFILES_DIR, PROJECT_DIR
+from .suite_speed import use_speed_settings
 
 HOME = Path(os.environ.get("TIDELINE_CLUSTER_DIR", PROJECT_DIR / ".tideline" / "cluster")).resolve()
 HOST = "127.0.0.1"
@@ -61,7 +62,8 @@ def _env() -> dict[str, str]:
 
 
 def _thrift_command() -> list[str]:
-    utc = "-Duser.timezone=UTC"
+    # TIDELINE_JVM_OPTIONS: more options for the server's JVMs (`make test-cluster` raises the JIT's thresholds)
+    jvm_options = f"-Duser.timezone=UTC {os.environ.get('TIDELINE_JVM_OPTIONS', '')}".strip()
     conf = {
         "spark.master": f"spark://{HOST}:{MASTER_PORT}",
         "spark.app.name": "tideline-thrift-server",
@@ -73,19 +75,22 @@ def _thrift_command() -> list[str]:
         "spark.driver.bindAddress": HOST,
         "spark.sql.warehouse.dir": str(HOME / "warehouse"),
         "spark.hadoop.javax.jdo.option.ConnectionURL": f"jdbc:derby:;databaseName={HOME / 'metastore_db'};create=true",
-        "spark.driver.extraJavaOptions": f"{utc} -Dderby.stream.error.file={HOME / 'logs' / 'derby.log'}",
-        "spark.executor.extraJavaOptions": utc,
+        "spark.driver.extraJavaOptions": f"{jvm_options} -Dderby.stream.error.file={HOME / 'logs' / 'derby.log'}",
+        "spark.executor.extraJavaOptions": jvm_options,
         "spark.sql.session.timeZone": "UTC",
         "spark.sql.sources.partitionOverwriteMode": "dynamic",
-        "spark.sql.shuffle.partitions": "4",
+        "spark.sql.shuffle.partitions": os.environ.get("TIDELINE_SHUFFLE_PARTITIONS", "4"),
         # the same formats as the local target: Delta owns spark_catalog, Iceberg its own hadoop catalog
         "spark.sql.extensions": "io.delta.sql.DeltaSparkSessionExtension,org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions",
         "spark.sql.catalog.spark_catalog": "org.apache.spark.sql.delta.catalog.DeltaCatalog",
         "spark.sql.catalog.tideline_iceberg": "org.apache.iceberg.spark.SparkCatalog",
         "spark.sql.catalog.tideline_iceberg.type": "hadoop",
         "spark.sql.catalog.tideline_iceberg.warehouse": str(HOME / "iceberg"),
-        "spark.databricks.delta.snapshotPartitions": "2",
+        "spark.databricks.delta.snapshotPartitions": os.environ.get("TIDELINE_DELTA_SNAPSHOT_PARTITIONS", "2"),
     }
+    # `up --suite-speed` (make test-cluster) starts the server with the test suite's speed
+    # settings (suite_speed.py); without it the server keeps Spark's defaults, as at volume.
+    conf.update(_test_speed_settings())
     # the jars on the driver's own class path too: loaded by --jars alone, Delta's catalog cannot
     # see its other classes in the Thrift server (NoClassDefFoundError: DeltaSourceUtils$)
     pinned = [str(p) for p in jars.fetch()]
@@ -100,6 +105,20 @@ def _thrift_command() -> list[str]:
         "spark-internal",
     ]
     return command
+
+
+def _test_speed_settings() -> dict[str, str]:
+    """The Thrift server's settings from the suite's speed variables, read as
+    profiles/profiles.yml's local target reads them."""
+    conf: dict[str, str] = {}
+    if os.environ.get("TIDELINE_ADAPTIVE"):
+        conf["spark.sql.adaptive.enabled"] = os.environ["TIDELINE_ADAPTIVE"]
+    if os.environ.get("TIDELINE_DELTA_SKIPPING"):
+        conf["spark.databricks.delta.stats.skipping"] = os.environ["TIDELINE_DELTA_SKIPPING"]
+    if os.environ.get("TIDELINE_CODEGEN") == "false":
+        conf["spark.sql.codegen.wholeStage"] = "false"
+        conf["spark.sql.codegen.factoryMode"] = "NO_CODEGEN"
+    return conf
 
 
 def _commands() -> dict[str, list[str]]:
@@ -185,7 +204,9 @@ def _wait(what: str, ready, process: subprocess.Popen) -> None:
     raise SystemExit(f"tideline cluster: the {what} did not answer within {STARTUP_SECONDS}s; see {HOME / 'logs'}")
 
 
-def up() -> None:
+def up(suite_speed: bool = False) -> None:
+    if suite_speed:   # the test suite's speed settings for the Thrift server (suite_speed.py)
+        use_speed_settings()
     pids = _read_pids()
     if any(_alive(e) for e in pids.values()):
         running = ", ".join(name for name, e in pids.items() if _alive(e))
@@ -279,9 +300,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tideline_tools.cluster", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("action", choices=["up", "down", "status", "test"])
+    parser.add_argument("--suite-speed", action="store_true",
+                        help="up: start the Thrift server with the test suite's speed settings (tideline_tools/suite_speed.py)")
     args, rest = parser.parse_known_args(argv)
     if args.action == "up":
-        up()
+        up(args.suite_speed)
     elif args.action == "down":
         down()
     elif args.action == "status":
