@@ -42,33 +42,42 @@ FORMAT_IN_ID = re.compile(r"[\[-](parquet|delta|iceberg)[\]-]")
 
 
 # Seconds each unit of work (a module, or a module's table format) took in the suite
-# (TIDELINE_SUITE_PROFILE, 2026-11-28, on a busy machine, the longest again on 2026-11-29, the
-# fast tier's scaled to its 100 or 30 examples: only their sizes relative to each other matter).
-# The two processes take the longest units first, so that the suite does not
-# end with one process running a long unit alone while the other waits; xdist's own order
+# (`pytest --durations=0` over `make test-local`'s tests, 2026-12-02, a busy machine; the units
+# that only `make test-extended` runs keep earlier profiles' figures: only their sizes relative
+# to each other matter). The two processes take the longest units first, so that the suite does
+# not end with one process running a long unit alone while the other waits; xdist's own order
 # (by number of tests, `--no-loadscope-reorder` turns it off) put units of few long tests,
 # such as a format's kill test or the Delta pipeline, last. A unit not listed counts as 120 s.
 UNIT_SECONDS = {
-    "test_derivation.py[parquet]": 1000, "test_continual_task.py[parquet]": 900, "test_bad_inputs.py[parquet]": 350,
-    "test_continual_task.py[delta]": 400, "test_environment.py": 560, "test_mutability.py[parquet]": 410,
-    "test_time_based_pipeline.py[delta]": 290, "test_derivation.py[delta]": 260, "test_source_events.py[parquet]": 260,
-    "test_continual_task.py[iceberg]": 260, "test_crash_safety.py[parquet]": 180, "test_kill.py[delta]": 285,
-    "test_mutability.py[delta]": 255, "test_crash_safety.py[delta]": 180, "test_derivation.py[iceberg]": 160,
-    "test_rule_continual_step.py[parquet]": 100, "test_rule_type_names.py": 15, "test_config_docs.py": 2, "test_rule_channel_runs.py[parquet]": 230,
-    "test_rule_append_only.py[parquet]": 55, "test_kill.py[iceberg]": 190, "test_crash_safety.py[iceberg]": 180,
-    "test_channel.py": 180, "test_rule_days_to_process.py[parquet]": 90, "test_catch_up_and_backfill.py[parquet]": 160,
-    "test_incremental_equals_rebuild.py[parquet]": 160, "test_table_formats.py[parquet]": 160,
-    "test_filtered_events.py[parquet]": 150, "test_mutability.py[iceberg]": 140, "test_rule_run_window.py[parquet]": 75,
-    "test_time_based_pipeline.py[parquet]": 140, "test_time_based_pipeline.py[iceberg]": 130,
-    "test_attribute_view.py[parquet]": 330, "test_rule_attribute_periods.py[parquet]": 70, "test_channel.py[delta]": 110, "test_rule_reductions.py[parquet]": 60,
-    "test_state_compaction.py[parquet]": 100, "test_channel.py[parquet]": 100, "test_no_trace_without_work.py[parquet]": 100,
-    "test_channel.py[iceberg]": 90, "test_end_to_end.py[parquet]": 80, "test_session_settings.py[parquet]": 80,
-    "test_generator.py[parquet]": 30, "test_cron.py": 30, "test_as_a_package.py[parquet]": 30,
-    "test_no_data_lost.py[parquet]": 20, "test_run_lock.py[parquet]": 10, "test_environment.py[parquet]": 5,
-    "test_generator.py": 1, "test_state_migration.py[parquet]": 130, "test_state_migration.py[delta]": 150,
-    "test_state_migration.py[iceberg]": 140, "test_macro_docs.py": 2, "test_install_from_git.py": 12,
-    "test_merged_daily_aggregate.py[delta]": 460, "test_merged_daily_aggregate.py[parquet]": 215,
-    "test_merged_daily_aggregate.py[iceberg]": 175, "test_merge_refusals.py": 150, "test_merged_source_aggregate.py": 450,
+    "test_derivation.py[parquet]": 675, "test_continual_task.py[parquet]": 485, "test_channel.py": 465,
+    "test_environment.py": 350, "test_merged_daily_aggregate.py[delta]": 285,
+    "test_kill.py[delta]": 285, "test_continual_task.py[iceberg]": 260,
+    "test_attribute_view.py[parquet]": 255, "test_table_formats.py[parquet]": 215,
+    "test_merged_daily_aggregate.py[parquet]": 215, "test_rule_channel_runs.py[parquet]": 205,
+    "test_kill.py[iceberg]": 190, "test_time_based_pipeline.py[delta]": 185,
+    "test_mutability.py[parquet]": 185, "test_bad_inputs.py[parquet]": 185,
+    "test_crash_safety.py[parquet]": 180, "test_crash_safety.py[iceberg]": 180,
+    "test_crash_safety.py[delta]": 175, "test_merged_daily_aggregate.py[iceberg]": 175,
+    "test_channel.py[delta]": 170, "test_state_migration.py[delta]": 150,
+    "test_source_events.py[parquet]": 145, "test_filtered_events.py[parquet]": 145,
+    "test_state_migration.py[iceberg]": 140, "test_no_trace_without_work.py[parquet]": 135,
+    "test_time_based_pipeline.py[iceberg]": 130, "test_state_migration.py[parquet]": 130,
+    "test_attribute_view.py": 125, "test_rule_days_to_process.py[parquet]": 125,
+    "test_catch_up_and_backfill.py[parquet]": 120, "test_continual_task.py[delta]": 115,
+    "test_mutability.py[delta]": 110, "test_merge_refusals.py[parquet]": 105,
+    "test_state_compaction.py[parquet]": 100, "test_derivation.py[delta]": 90,
+    "test_rule_run_window.py[parquet]": 85, "test_end_to_end.py[parquet]": 70,
+    "test_session_settings.py[parquet]": 55, "test_rule_continual_step.py[parquet]": 55,
+    "test_merged_source_aggregate.py[parquet]": 45, "test_derivation.py[iceberg]": 45,
+    "test_rule_reductions.py[parquet]": 45, "test_rule_attribute_periods.py[parquet]": 45,
+    "test_time_based_pipeline.py[parquet]": 40, "test_rule_append_only.py[parquet]": 35,
+    "test_incremental_equals_rebuild.py[parquet]": 30, "test_no_data_lost.py[parquet]": 30,
+    "test_mutability.py[iceberg]": 25, "test_as_a_package.py[parquet]": 25, "test_cron.py": 25,
+    "test_channel.py[parquet]": 20, "test_generator.py[parquet]": 20, "test_channel.py[iceberg]": 15,
+    "test_run_lock.py[parquet]": 15, "test_install_from_git.py": 10,
+    "test_environment.py[parquet]": 10, "test_rule_type_assignment.py": 5,
+    "test_rule_type_names.py": 2, "test_config_docs.py": 2, "test_rule_definitions.py": 1,
+    "test_macro_docs.py": 1, "test_generator.py": 1,
 }
 
 
