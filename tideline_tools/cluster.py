@@ -79,14 +79,14 @@ def _thrift_command() -> list[str]:
         "spark.executor.extraJavaOptions": jvm_options,
         "spark.sql.session.timeZone": "UTC",
         "spark.sql.sources.partitionOverwriteMode": "dynamic",
-        "spark.sql.shuffle.partitions": os.environ.get("TIDELINE_SHUFFLE_PARTITIONS", "4"),
+        "spark.sql.shuffle.partitions": "4",
         # the same formats as the local target: Delta owns spark_catalog, Iceberg its own hadoop catalog
         "spark.sql.extensions": "io.delta.sql.DeltaSparkSessionExtension,org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions",
         "spark.sql.catalog.spark_catalog": "org.apache.spark.sql.delta.catalog.DeltaCatalog",
         "spark.sql.catalog.tideline_iceberg": "org.apache.iceberg.spark.SparkCatalog",
         "spark.sql.catalog.tideline_iceberg.type": "hadoop",
         "spark.sql.catalog.tideline_iceberg.warehouse": str(HOME / "iceberg"),
-        "spark.databricks.delta.snapshotPartitions": os.environ.get("TIDELINE_DELTA_SNAPSHOT_PARTITIONS", "2"),
+        "spark.databricks.delta.snapshotPartitions": "2",
     }
     # `up --suite-speed` (make test-cluster) starts the server with the test suite's speed
     # settings (suite_speed.py); without it the server keeps Spark's defaults, as at volume.
@@ -110,11 +110,10 @@ def _thrift_command() -> list[str]:
 def _test_speed_settings() -> dict[str, str]:
     """The Thrift server's settings from the suite's speed variables, read as
     profiles/profiles.yml's local target reads them."""
-    conf: dict[str, str] = {}
-    if os.environ.get("TIDELINE_ADAPTIVE"):
-        conf["spark.sql.adaptive.enabled"] = os.environ["TIDELINE_ADAPTIVE"]
-    if os.environ.get("TIDELINE_DELTA_SKIPPING"):
-        conf["spark.databricks.delta.stats.skipping"] = os.environ["TIDELINE_DELTA_SKIPPING"]
+    settings = {"TIDELINE_ADAPTIVE": "spark.sql.adaptive.enabled", "TIDELINE_SHUFFLE_PARTITIONS": "spark.sql.shuffle.partitions",
+                "TIDELINE_DELTA_SKIPPING": "spark.databricks.delta.stats.skipping",
+                "TIDELINE_DELTA_SNAPSHOT_PARTITIONS": "spark.databricks.delta.snapshotPartitions"}
+    conf = {setting: os.environ[variable] for variable, setting in settings.items() if os.environ.get(variable)}
     if os.environ.get("TIDELINE_CODEGEN") == "false":
         conf["spark.sql.codegen.wholeStage"] = "false"
         conf["spark.sql.codegen.factoryMode"] = "NO_CODEGEN"
