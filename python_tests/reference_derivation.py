@@ -2,7 +2,8 @@
 describes Flow's runtime. Documents are taken in tideline's documented order (commit time +
 read delay, order column, higher priority, transform name, then the row's values in its column
 order: by_values); each one's update is reduced into
-the register of its key, then its publish lambda sees the register after and before, and each
+the register of its key (an update may read the key's register before the document), then its
+publish lambda sees the register after and before, and each
 published row is reduced into the derived table by its unique key.
 
 A run at `now` processes what tideline's frontier rule admits: every document whose commit
@@ -42,6 +43,7 @@ class Transform:
     priority: int = 0
     commit: str = "load_tstamp"
     clock: bool = False
+    reads_register: bool = False   # update(row, register): the key's registers before the document, as a reader sees them
 
 
 def reduce_value(strategy: str, before: Any, update: Any) -> Any:
@@ -157,7 +159,7 @@ class Derivation:
         before = self._register(key)
         after = copy.deepcopy(before)
         if t.update:
-            updates = t.update(row)
+            updates = t.update(row, self._exposed(before)) if t.reads_register else t.update(row)
             for name, value in updates.items():
                 after[name] = reduce_value(self.registers[name][1], after[name], value)
             self.registers_by_key[key] = after

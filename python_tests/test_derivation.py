@@ -57,6 +57,39 @@ def flagged_reference() -> Derivation:
     )
 
 
+def capped_reference() -> Derivation:
+    """capped_balances: updates that read the register before the document."""
+    def credit(r, reg):
+        return {"balance": r["amount"], "sends_in_a_row": 0, "highest": reg["balance"] + r["amount"]}
+
+    def debit(r, reg):
+        taken = min(r["amount"], reg["balance"])
+        short = r["amount"] > reg["balance"]
+        return {"balance": -taken, "sends_in_a_row": reg["sends_in_a_row"] + 1,
+                "first_short_id": r["id"] if short else None,
+                "shortfalls": [r["amount"] - reg["balance"]] if short else None,
+                "paid_while_low": [r["recipient"]] if reg["balance"] < 100 else None,
+                "after_send": {"n": 1, "lowest": reg["balance"] - taken}}
+
+    return Derivation(
+        unique_key=("id",),
+        registers={"balance": (0.0, "sum"), "sends_in_a_row": (0, "last_write_wins"), "highest": (0.0, "max"),
+                   "first_short_id": (None, "first_write_wins"), "shortfalls": ([], "append"), "paid_while_low": ([], "set"),
+                   "after_send": ({"n": 0, "lowest": None}, {"n": "sum", "lowest": "min"})},
+        transforms=[
+            Transform("fromTransferRecipient", "transfers", key=lambda r: (r["recipient"],), order="id", update=credit,
+                      reads_register=True),
+            Transform("fromTransferSender", "transfers", key=lambda r: (r["sender"],), order="id", update=debit,
+                      reads_register=True,
+                      publish=lambda r, reg, prev: [{
+                          "id": r["id"], "sender": r["sender"], "amount": r["amount"], "debited": prev["balance"] - reg["balance"],
+                          "balance": reg["balance"], "sends_in_a_row": reg["sends_in_a_row"], "first_short_id": reg["first_short_id"],
+                          "shortfalls": reg["shortfalls"], "paid_while_low": reg["paid_while_low"], "sends": reg["after_send"]["n"],
+                          "lowest": reg["after_send"]["lowest"], "highest": reg["highest"]}]),
+        ],
+    )
+
+
 @pytest.mark.both_targets
 def test_flagged_transfers_alice_50_then_75(project, deps):
     """The seed's sequence: alice receives 50, then sends 75: balance -25, overdrawn."""
@@ -96,6 +129,7 @@ def reference_models() -> dict[str, Derivation]:
             update=lambda r: {"seen": True},
             publish=lambda r, reg, prev: [] if prev["seen"] else [copy_of(r)])]),
         "flagged_transfers": flagged_reference(),
+        "capped_balances": capped_reference(),
         "account_activity": Derivation(unique_key=("sender",), registers=every, transforms=[Transform(
             "fromTransfers", "transfers", order="id", key=lambda r: (r["sender"],),
             update=lambda r: {"sent": r["amount"], "largest": r["amount"], "smallest": r["amount"],
@@ -131,7 +165,7 @@ BATCHES = [
     [transfer(10, "alice", "bob", 75, 200), transfer(11, "bob", "alice", 120, 200), transfer(100, "alice", "carol", 130, 200),
      transfer(99, "alice", "dave", 110, 200)],
 ]
-SEED_MODELS = ["last_large_send", "balances", "first_send", "flagged_transfers", "account_activity", "sender_totals"]
+SEED_MODELS = ["last_large_send", "balances", "first_send", "flagged_transfers", "account_activity", "sender_totals", "capped_balances"]
 
 
 def test_seed_examples_over_several_runs_equal_the_reference_and_a_rebuild(project, deps):
@@ -690,7 +724,7 @@ ACCOUNTS = ["alice", "bob", "carol", "dave"]
 transfers_strategy = st.lists(
     st.tuples(st.sampled_from(ACCOUNTS), st.sampled_from(ACCOUNTS), st.integers(1, 200), st.integers(0, 3)),
     min_size=1, max_size=12)
-RANDOM_MODELS = ["flagged_transfers", "account_activity", "sender_totals", "first_send"]
+RANDOM_MODELS = ["flagged_transfers", "account_activity", "sender_totals", "first_send", "capped_balances"]
 
 
 @end_to_end_property(examples=2)
@@ -803,6 +837,18 @@ BAD_MODELS = {
                           "the columns of {source}.transfers (id, sender, recipient, amount, load_tstamp); "
                           "Spark says: [UNRESOLVED_COLUMN.WITH_SUGGESTION] A column or function parameter with name `amont` "
                           "cannot be resolved. Did you mean one of the following? [`amount`, "),
+    # an update that reads the register names the document's columns through _doc
+    "bad_update_bare_column": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'sum'}}",
+                               [("a", "shuffle=['sender'], update={'balance': '_register.balance + amount'}")],
+                               ", transform a: update.balance = \"_register.balance + amount\" is invalid; accepted: an expression "
+                               "Spark can plan over _register (the registers before the document: balance) and _doc (the document: "
+                               "_doc.<column>, columns of {source}.transfers: id, sender, recipient, amount, load_tstamp); an update "
+                               "that reads the register names the document's columns through _doc; Spark says: "
+                               "[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column or function parameter with name `amount` cannot be resolved."),
+    "bad_update_register_type": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'sum'}}",
+                                 [("a", "shuffle=['sender'], update={'balance': '_register.balance > _doc.amount'}")],
+                                 ", transform a: update.balance = \"_register.balance > _doc.amount\" is invalid; accepted: "
+                                 + unfit_accepted("double", "the update") + " (this expression is of type boolean)"),
     "bad_update_cast": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'sum'}}",
                         [("a", "shuffle=['sender'], update={'balance': 'array(amount)'}")],
                         ", transform a: update.balance = \"array(amount)\" is invalid; accepted: " + unfit_accepted("double", "the update")

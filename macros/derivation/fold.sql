@@ -32,3 +32,11 @@
     {%- endif -%}
     {{- return('coalesce({}, {})'.format(raw, initial)) -}}
 {% endmacro %}
+
+{#- The type a sum of values of type t is computed in before its cast back to t (so an overflow
+    is found, not wrapped): decimal(38,0) for integers, decimal(38,s) for decimal(p,s), else double. -#}
+{% macro _sum_type(t) %}
+    {%- set digits = modules.re.findall('\d+', t) -%}
+    {{- return('decimal(38,0)' if t in ['tinyint', 'smallint', 'int', 'bigint']
+        else ('decimal(38,{})'.format(digits[1] if digits | length > 1 else '0') if t.startswith('decimal') else 'double')) -}}
+{% endmacro %}

@@ -5,9 +5,7 @@
     cast back to the declared type; an overflow is an error naming the register or column. -#}
 {% macro default__fold_sum(spec, stored, update, initial, w, what) %}
     {%- set t = spec.type -%}
-    {%- set digits = modules.re.findall('\d+', t) -%}
-    {%- set wide = 'decimal(38,0)' if t in ['tinyint', 'smallint', 'int', 'bigint']
-        else ('decimal(38,{})'.format(digits[1] if digits | length > 1 else '0') if t.startswith('decimal') else 'double') -%}
+    {%- set wide = tideline._sum_type(t) -%}
     {%- set total -%}
         case when coalesce({{ stored }}, {{ initial }}) is null and sum(cast({{ update }} as {{ wide }})) over {{ w }} is null then null
             else cast(coalesce({{ stored }}, {{ initial }}, 0) as {{ wide }}) + coalesce(sum(cast({{ update }} as {{ wide }})) over {{ w }}, 0) end

@@ -41,21 +41,7 @@
         {{ tideline._newest_stored(data, 'register', keys, 'docs', keys + ['_register as _tl_stored'], committed, plan.read_gen) }}
     ),
 
-    -- each register after each document: a fold over the key's documents in order
-    folded as (
-        select
-            d.*,
-            st._tl_stored,
-            {%- for r in registers %}
-            {{ tideline._fold(r, 'st._tl_stored.{}'.format(r.name), 'd._tl_u_{}'.format(r.name), r.initial, 'w', 'derivation {}, register {}'.format(settings.name, r.name)) }} as _tl_after_{{ r.name }},
-            {%- endfor %}
-            row_number() over w_order as _tl_n,
-            count(*) over w_key as _tl_count,
-            max({% for r in registers %}d._tl_u_{{ r.name }} is not null{{ ' or ' if not loop.last }}{% endfor %}) over w_key as _tl_updated
-        from docs as d
-        left join stored as st on {% for k in keys %}d.{{ k }} <=> st.{{ k }}{{ ' and ' if not loop.last }}{% endfor %}
-        {{ tideline._key_windows('d', keys, 'd._tl_pos') }}
-    ),
+    {{ tideline._derivation_folded_ctes(settings, keys) }}
 
     {{ tideline._derivation_registered_cte(settings, keys) }}
 
@@ -69,7 +55,9 @@
     {%- endif %}
 {%- endmacro %}
 
-{#- docs: each document's register key and updates (null: no update of that register). -#}
+{#- docs: each document's register key and updates (null: no update of that register, or an
+    update that reads the register, computed in the fold: register_folds.sql), and for each
+    transform with such updates its row as a struct (_tl_d_<i>, null on other transforms' rows). -#}
 {% macro _derivation_docs_cte(settings) %}
     {%- set registers = settings.registers %}
     -- each document's register key and updates (null: no update of that register)
@@ -82,10 +70,13 @@
             {%- for r in registers %}
             {%- set expression = t.updates.get(r.name) %}
             {%- set message = 'tideline: derivation {}, transform {}: the update of register {} is not a {}: '.format(settings.name, t.name, r.name, r.type) %}
-            {% if expression %}{{ tideline.checked_cast(expression, r.type, message) }}{% else %}cast(null as {{ r.type }}){% endif %} as _tl_u_{{ r.name }},
+            {% if expression and r.name not in t.reading %}{{ tideline.checked_cast(expression, r.type, message) }}{% else %}cast(null as {{ r.type }}){% endif %} as _tl_u_{{ r.name }},
+            {%- endfor %}
+            {%- for reader in settings.transforms if reader.reading %}
+            {{ tideline._document_struct(reader, 's' if reader is sameas t else none) }} as _tl_d_{{ settings.transforms.index(reader) }},
             {%- endfor %}
             _tl_pos
-        from src_{{ loop.index0 }}
+        from src_{{ loop.index0 }} as s
         {{- '\n        union all' if not loop.last }}
         {%- endfor %}
     ),

@@ -21,6 +21,7 @@
     {%- set settings = {'name': model_name, 'on_definition_change': on_definition_change,
                 'on_bad_rows': tideline.on_bad_rows_setting('derivation', model_name), 'unique_key': unique_key, 'derived': derived, 'compact_every': compact_every,
                 'reductions': reductions, 'registers': registers, 'transforms': transforms,
+                'sequential': transforms | selectattr('reading') | list | length > 0,
                 'key_types': agreed.key_types if registers else [], 'order_type': agreed.order_type or 'string',
                 'late_row_lookback': tideline.late_row_lookback_setting(model_name, tideline._derivation_error)} -%}
     {%- do settings.update({'definition': tideline.derivation_definition(settings)}) -%}

@@ -47,7 +47,9 @@
         {%- endif -%}
         {%- do lowered.update({r | lower: expression}) -%}
     {%- endfor -%}
-    {%- do t.update({'updates': lowered}) -%}
+    {%- set reading = [] -%}
+    {%- for r, expression in lowered.items() if tideline.reads_register(expression) -%}{%- do reading.append(r) -%}{%- endfor -%}
+    {%- do t.update({'updates': lowered, 'reading': reading}) -%}
     {%- if not update and not t.publish -%}
         {{ tideline._derivation_error(model_name, 'update and publish', none, "an update, a publish lambda (the call block's body), or both", t.name) }}
     {%- endif -%}
