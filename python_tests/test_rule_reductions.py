@@ -13,6 +13,10 @@ some with a stored register, updates present or missing (null: no update). After
 each register must read what reference_derivation's Derivation reads after processing the same
 updates in the same order from the same register.
 
+The same registers are also folded one document at a time, by the steps a derivation uses
+where an update reads the register (macros/derivation/register_folds.sql, `_derivation_step`;
+step_<strategy>), against the same reference.
+
 About 0.4 s an example (a truncate, an insert, a query).
 """
 
@@ -78,6 +82,40 @@ from SOURCE
 window w as (partition by k order by seq rows between unbounded preceding and current row)
 """
 
+# The same registers folded one document at a time, as a derivation whose updates read the
+# register folds them (macros/derivation/register_folds.sql: `_derivation_step`, which steps each
+# strategy by `_step`): each key's documents as one array, Spark's aggregate from the stored
+# register, each register read after each document.
+STEP_TEMPLATE = """
+{%- set registers = [] -%}
+{%- for name, r in REGISTERS.items() -%}
+    {%- set spec = tideline._reduction('folds', 'registers.' ~ name, r[1], r[0], r[2]) -%}
+    {%- do spec.update({'name': name, 'initial_value': r[3], 'initial': tideline._literal(r[3], r[0])}) -%}
+    {%- do registers.append(spec) -%}
+{%- endfor -%}
+{%- set settings = {'name': 'folds', 'registers': registers, 'transforms': [{'name': 't', 'reading': []}]} -%}
+{%- set trail_type = 'struct<r:' ~ tideline.register_struct_type(settings) ~ ',u:boolean>' -%}
+select k, _tl_doc.seq as seq
+{%- for r in registers %}
+    , {{ tideline._exposed(r, 'element_at(_tl_trail, _tl_i + 2).r.' ~ r.name, r.initial) }} as {{ r.name }}
+{%- endfor %}
+from (
+    select k, _tl_docs, aggregate(_tl_docs, cast(array(named_struct('r', stored, 'u', false)) as array<{{ trail_type }}>),
+        (_tl_trail, _tl_doc) -> concat(_tl_trail, array({{ tideline._derivation_step(settings, trail_type) }}))) as _tl_trail
+    from (
+        select
+            k,
+            named_struct({% for r in registers %}'{{ r.name }}', s_{{ r.name }}{{ ', ' if not loop.last }}{% endfor %}) as stored,
+            collect_list(named_struct('seq', seq, 'u', named_struct({% for r in registers %}'{{ r.name }}', u_{{ r.name }}{{ ', ' if not loop.last }}{% endfor %})))
+                over (partition by k order by seq rows between unbounded preceding and unbounded following) as _tl_docs,
+            row_number() over (partition by k order by seq) as n
+        from SOURCE
+    ) as lists
+    where n = 1
+) as trails
+lateral view posexplode(_tl_docs) documents as _tl_i, _tl_doc
+"""
+
 
 def literal(value, type_: str) -> str:
     if value is None:
@@ -96,10 +134,12 @@ def fold_sql(project):
     columns = ["k int", "seq int"] + [f"{p}_{name} {r[0]}" for name, r in REGISTERS.items() for p in ("s", "u")]
     project.runner.execute(f"create schema if not exists {project.source_schema}")
     project.runner.execute(f"create table {table} ({', '.join(columns)}) using parquet")
-    template = TEMPLATE.replace("REGISTERS", repr({n: list(r) for n, r in REGISTERS.items()}).replace("None", "none")) \
-        .replace("SOURCE", table)
-    result = project.dbt("compile", "--inline", template)
-    return table, result.result.results[0].node.compiled_code
+    compiled = {}
+    for name, template in (("window", TEMPLATE), ("step", STEP_TEMPLATE)):
+        template = template.replace("REGISTERS", repr({n: list(r) for n, r in REGISTERS.items()}).replace("None", "none")) \
+            .replace("SOURCE", table)
+        compiled[name] = project.dbt("compile", "--inline", template).result.results[0].node.compiled_code
+    return table, compiled
 
 
 small = st.integers(-20, 20)
@@ -186,9 +226,12 @@ EDGE_CASES = [
 ]
 
 
+@pytest.mark.parametrize("fold", ["window", "step"])
 @fast_property(cases, EDGE_CASES)
-def test_each_register_reads_after_each_document_what_the_reference_reads(project, fold_sql, case):
-    table, sql = fold_sql
+def test_each_register_reads_after_each_document_what_the_reference_reads(project, fold_sql, fold, case):
+    """Both folds: the window functions (no update reads the register) and the sequential steps."""
+    table, compiled = fold_sql
+    sql = compiled[fold]
     project.runner.execute(f"truncate table {table}")
     project.runner.execute(f"insert into {table} values {', '.join(input_rows(case))}")
     names = ["k", "seq", *REGISTERS]
