@@ -187,11 +187,15 @@ def _side_by_side(runner, what: str, project_dir, models: list[str], source_var:
     return 0
 
 
-def bench_derivation(runner, histories: list[int], accounts: int, new_rows: list[int], repeats: int) -> int:
+def bench_derivation(runner, histories: list[int], accounts: int, new_rows: list[int], repeats: int,
+                     models: list[str] | None = None) -> int:
     """The seed's flagged transfers (two transforms, a balance register per account, a row
     published per transfer) and balances (accumulated in the table) from examples/derivations,
     over transfers between `accounts` accounts loaded hourly over 100 days; each incremental
-    run reads new transfers of one load (each count of `new_rows`, see _variants)."""
+    run reads new transfers of one load (each count of `new_rows`, see _variants). `models`
+    chooses other models of examples/derivations over the same transfers (for example
+    flagged_transfers beside capped_balances, whose updates read the register: the window fold
+    beside the sequential one, each model's time reported apart)."""
     def create(source: str) -> None:
         runner.execute(f"create table {source}.transfers (id bigint, sender string, recipient string, amount double, "
                        f"load_tstamp timestamp) using parquet")
@@ -202,7 +206,7 @@ def bench_derivation(runner, histories: list[int], accounts: int, new_rows: list
     def new(source: str, first_id: int, rows: int, hour: int) -> None:
         _load_transfers(runner, f"{source}.transfers", first_id, rows, accounts, str(hour))
 
-    return _side_by_side(runner, "derivation", DERIVATIONS, DERIVATION_MODELS, "derivation__source",
+    return _side_by_side(runner, "derivation", DERIVATIONS, models or DERIVATION_MODELS, "derivation__source",
                          _variants(histories, new_rows), create, history, new, repeats)
 
 
@@ -306,7 +310,11 @@ def main(argv: list[str] | None = None) -> int:
                              "counts, the smallest history is also measured with each of the others, side by side")
     parser.add_argument("--repeats", type=int, default=3,
                         help="derivation, continual, channel: incremental runs of each history and new-row count (default 3)")
+    parser.add_argument("--models", nargs="+", default=None,
+                        help="derivation: the models of examples/derivations to run (default flagged_transfers balances)")
     args = parser.parse_args(argv)
+    if args.models and args.what != "derivation":
+        parser.error("--models is for the derivation benchmark")
     if args.what != "pipeline" and ((args.accounts is not None and args.accounts < 1) or min(args.new_rows) < 1 or args.repeats < 1):
         parser.error("--accounts, --new-rows and --repeats must be >= 1")
 
@@ -322,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     runner = connect("local")
     if args.what == "derivation":
         return bench_derivation(runner, sorted(args.histories or [10_000, 2_000_000]), args.accounts or 50_000, args.new_rows,
-                                args.repeats)
+                                args.repeats, args.models)
     if args.what == "channel":
         return bench_channel(runner, sorted(args.histories or [10_000, 2_000_000]), args.new_rows, args.repeats)
     if args.what == "continual":

@@ -27,10 +27,3 @@
     {%- for name in t.types -%}{%- do fields.append("'{}', {}.`{}`".format(name, alias, name)) -%}{%- endfor -%}
     {{- return('named_struct({})'.format(fields | join(', '))) -}}
 {% endmacro %}
-
-{#- The value of one update that reads the register, for transform t's document `doc` (a
-    struct column) with `_register` bound, checked into the register's type. -#}
-{% macro _reading_update(settings, t, r, doc) %}
-    {%- set message = 'tideline: derivation {}, transform {}: the update of register {} is not a {}: '.format(settings.name, t.name, r.name, r.type) -%}
-    {{- return(tideline._let(doc, '_doc', tideline.checked_cast(t.updates[r.name], r.type, message))) -}}
-{% endmacro %}

@@ -68,9 +68,7 @@
             cast({{ c }} as {{ settings.key_types[loop.index0] }}) as _tl_key_{{ loop.index }},
             {%- endfor %}
             {%- for r in registers %}
-            {%- set expression = t.updates.get(r.name) %}
-            {%- set message = 'tideline: derivation {}, transform {}: the update of register {} is not a {}: '.format(settings.name, t.name, r.name, r.type) %}
-            {% if expression and r.name not in t.reading %}{{ tideline.checked_cast(expression, r.type, message) }}{% else %}cast(null as {{ r.type }}){% endif %} as _tl_u_{{ r.name }},
+            {% if r.name in t.updates and r.name not in t.reading %}{{ tideline._update_value(settings, t, r) }}{% else %}cast(null as {{ r.type }}){% endif %} as _tl_u_{{ r.name }},
             {%- endfor %}
             {%- for reader in settings.transforms if reader.reading %}
             {{ tideline._document_struct(reader, 's' if reader is sameas t else none) }} as _tl_d_{{ settings.transforms.index(reader) }},

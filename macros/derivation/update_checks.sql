@@ -31,6 +31,9 @@
             {%- set registers = [] -%}
             {%- for r in settings.registers -%}{%- do registers.append([r.name, r.type]) -%}{%- endfor -%}
             {%- set unfit = tideline.first_unfit_column(found, registers) -%}
+            {#- an update already of its register's type needs no checked cast (_update_value) -#}
+            {%- set exact = t.setdefault('exact', []) -%}
+            {%- for f in found if [f[0], f[1]] in registers -%}{%- do exact.append(f[0]) -%}{%- endfor -%}
             {%- if unfit is not none -%}
                 {{ tideline._derivation_error(settings.name, 'update.{}'.format(unfit.name), t.updates[unfit.name],
                     "{} (this expression is of type {})".format(tideline.unfit_column_accepted(unfit, 'the update'), unfit.found), t.name) }}
