@@ -3,18 +3,20 @@
 
 {#- append: the array before (or the initial one) with the update's elements after it. -#}
 {% macro default__step_append(spec, before, update, initial, what) %}
-    {%- set step -%}
-        case when {{ update }} is null then {{ before }}
-            else concat(coalesce({{ before }}, {{ initial }}, cast(array() as {{ spec.type }})), {{ update }}) end
-    {%- endset -%}
-    {{- return(step) -}}
+    {{- return(tideline._step_array(false, spec, before, update, initial)) -}}
 {% endmacro %}
 
 {#- set: as append, each element once. -#}
 {% macro default__step_set(spec, before, update, initial, what) %}
+    {{- return(tideline._step_array(true, spec, before, update, initial)) -}}
+{% endmacro %}
+
+{#- The array before (or the initial one, or an empty one) and the update's elements, each
+    element once when `distinct`; no update: the array before, unchanged. -#}
+{% macro _step_array(distinct, spec, before, update, initial) %}
     {%- set step -%}
         case when {{ update }} is null then {{ before }}
-            else array_distinct(concat(coalesce({{ before }}, {{ initial }}, cast(array() as {{ spec.type }})), {{ update }})) end
+            else {{ 'array_distinct(' if distinct }}concat(coalesce({{ before }}, {{ initial }}, cast(array() as {{ spec.type }})), {{ update }}){{ ')' if distinct }} end
     {%- endset -%}
     {{- return(step) -}}
 {% endmacro %}
