@@ -419,25 +419,24 @@ def pause_at(checkpoints: dict[str, Any], trace: list[str] | None = None):
     return on_event, results
 
 
-def drawn_examples(examples: int, variable: str) -> int:
-    """How many cases a property test draws: `examples` in the extended tier, half of them (at
-    least one) in `make test`, or the number the environment variable `variable` gives
+def drawn_examples(examples: int, make_test: int, variable: str) -> int:
+    """How many cases a property test draws: `examples` in the extended tier, `make_test` in
+    `make test` (CI's time), or the number the environment variable `variable` gives
     (docs/tests.md, "Tiers")."""
     if os.environ.get(variable):
         return int(os.environ[variable])
-    return examples if extended_tier() else max(1, examples // 2)
+    return examples if extended_tier() else make_test
 
 
-def fast_property(cases, edge_cases: Iterable, examples: int = 100):
+def fast_property(cases, edge_cases: Iterable, examples: int = 200, make_test: int = 50):
     """The fast tier's property test over `case`: the explicit edge cases first, then cases
-    drawn from the strategy `cases` (drawn_examples: `examples` in the extended tier, half in
-    `make test`), derandomized (the same cases on every run). TIDELINE_FAST_EXAMPLES=N draws N
-    instead: fewer for a quick look while developing, more (200 to 1,000) for a deeper run by
-    hand; the extended tier draws 100 (30 for the channel's runs, an example there is several
-    runs of the channel: docs/tests.md)."""
+    drawn from the strategy `cases` (drawn_examples: `examples` in the extended tier, 200 unless
+    a test says more, issue 39's volume; `make_test` in `make test`), derandomized (the same
+    cases on every run). TIDELINE_FAST_EXAMPLES=N draws N instead: fewer for a quick look while
+    developing, more (1,000) for a deeper run by hand."""
     from hypothesis import HealthCheck, Phase, example, given, settings
 
-    examples = drawn_examples(examples, "TIDELINE_FAST_EXAMPLES")
+    examples = drawn_examples(examples, make_test, "TIDELINE_FAST_EXAMPLES")
 
     def decorate(test):
         test = given(case=cases)(test)
@@ -448,16 +447,16 @@ def fast_property(cases, edge_cases: Iterable, examples: int = 100):
     return decorate
 
 
-def end_to_end_property(examples: int):
+def end_to_end_property(make_test: int, examples: int = 10):
     """The settings of an end-to-end property test (each example is several dbt runs): its
     explicit @example cases first, then drawn cases (drawn_examples: `examples` in the extended
-    tier, half of them, at least one, in `make test`), derandomized (the same cases on every
-    run), no deadline. Each test draws what the suite's time allows (an example costs 11 to 63 s:
-    docs/tests.md). TIDELINE_E2E_EXAMPLES=N draws N instead (for example 10, for a deeper run by hand)."""
+    tier, 10 unless a test says more, issue 39's volume; `make_test` in `make test`, what CI's
+    time allows: an example costs 11 to 63 s, docs/tests.md), derandomized (the same cases on
+    every run), no deadline. TIDELINE_E2E_EXAMPLES=N draws N instead."""
     from hypothesis import HealthCheck, Phase, settings
 
-    return settings(max_examples=drawn_examples(examples, "TIDELINE_E2E_EXAMPLES"), deadline=None, derandomize=True,
-                    phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
+    return settings(max_examples=drawn_examples(examples, make_test, "TIDELINE_E2E_EXAMPLES"), deadline=None,
+                    derandomize=True, phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
 
 
 def own_target_path(name: str, project_dir=None) -> Path:

@@ -440,7 +440,7 @@ from hypothesis import strategies as st  # noqa: E402
 commits = st.lists(st.tuples(st.integers(1, 4), st.integers(-50, 50), st.integers(0, 5)), min_size=1, max_size=10)
 
 
-@end_to_end_property(examples=2)
+@end_to_end_property(make_test=1)
 @given(rows=commits, runs=st.integers(1, 3), seed=st.randoms(use_true_random=False))
 def test_any_split_of_runs_equals_the_reference_and_one_replay(project, deps, rows, runs, seed):
     loaded = [kv(k, v, 10 * (load + 1)) for k, v, load in rows]

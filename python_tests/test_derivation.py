@@ -727,7 +727,7 @@ transfers_strategy = st.lists(
 RANDOM_MODELS = ["flagged_transfers", "account_activity", "sender_totals", "first_send", "capped_balances"]
 
 
-@end_to_end_property(examples=2)
+@end_to_end_property(make_test=1)
 @given(rows=transfers_strategy, runs=st.integers(1, 3), seed=st.randoms(use_true_random=False))
 def test_any_split_of_runs_equals_the_reference_and_one_run(project, deps, rows, runs, seed):
     """Transfers committed in up to four loads (several rows per load time), run after random
@@ -1137,7 +1137,7 @@ def effective_definition(parts: dict) -> tuple:
 
 
 @pytest.mark.extended   # make test: the named edits of test_a_changed_definition_is_refused_by_name_...
-@end_to_end_property(examples=2)
+@end_to_end_property(make_test=1)
 @example(steps=[["edit_comment_only"], ["edit_reduce", "edit_update"], []])
 @given(steps=st.lists(st.lists(st.sampled_from(WALK_EDITS), max_size=2, unique=True), min_size=1, max_size=3))
 def test_random_definition_edits_between_runs_are_refused_or_equal_a_rebuild(project, deps, steps):

@@ -52,7 +52,7 @@ def settings_of(run_vars: dict) -> Settings:
                     dedupe_lookback_days=run_vars["tideline__dedupe_lookback_days"])
 
 
-@end_to_end_property(examples=3)
+@end_to_end_property(make_test=1)
 @given(cuts=st.lists(st.integers(min_value=1, max_value=HOURS - 1), min_size=1, max_size=4, unique=True).map(sorted),
        steps=st.lists(run_step, min_size=4, max_size=4))
 def test_random_loads_and_runs_end_equal_to_a_full_refresh(project, runner, cuts, steps):

@@ -185,7 +185,7 @@ def test_the_seeds_partial_landing_hazard_and_settle(project, deps):
 # (reference_mutability.append_only_run)
 # after every run, and whenever no booking landed below what settle re-reads, it equals a prime
 # over everything (incremental equals rebuild). No shrinking: each step is a dbt run.
-@end_to_end_property(examples=10)
+@end_to_end_property(make_test=5)
 @example(settle=0, batches=[[0, 0, 1], [1, 2]])     # the seed's partial landing: booking 4 is lost
 @example(settle=1, batches=[[0, 0, 1], [1, 2]])     # settle: 1 re-reads the newest day and keeps it
 @example(settle=2, batches=[[0, 1, 2], [1, 3], [3]])  # settle: 2 re-reads the two newest days

@@ -180,8 +180,8 @@ EDGE_CASES = [
 ]
 
 
-# an example is several runs of the channel (3.5 s): 30 drawn (TIDELINE_FAST_EXAMPLES draws more)
-@fast_property(cases, EDGE_CASES, examples=30)
+# an example is several runs of the channel (3.5 s): 15 drawn in make test, 200 in the extended tier
+@fast_property(cases, EDGE_CASES, make_test=15)
 def test_runs_of_a_random_history_give_the_references_epochs(project, run_sql, case):
     shapes, epochs, compiled_run_id = run_sql.shapes, run_sql.epochs, run_sql.run_id
     runner = project.runner

@@ -75,7 +75,7 @@ def spark_assignable(runner, found: str, declared: str) -> bool:
     return bool(jvm.org.apache.spark.sql.catalyst.expressions.Cast.canANSIStoreAssign(parsed(found), parsed(declared)))
 
 
-@fast_property(cases, EDGE_CASES, examples=300)
+@fast_property(cases, EDGE_CASES, examples=300, make_test=150)
 def test_a_column_is_taken_without_a_cast_exactly_when_spark_would_store_it(runner, case):
     expected = spark_assignable(runner, case["found"], case["declared"])
     assert MACROS.type_assignable(case["found"], case["declared"]) is expected, case
