@@ -43,12 +43,12 @@ def channel_project(runner):
 
 
 def run(project, now: dt.datetime, mutable_time: dt.datetime = M0, select: str = "readings readings_copy", *extra: str,
-        expect_success: bool = True, on_event=None):
+        expect_success: bool = True, on_event=None, more_vars: dict | None = None):
     """dbt run of the channel and its continual task (select "readings+" adds the epoch views,
     which a first run creates: as views they read the channel's latest state ever after)."""
     return project.dbt("run", "--select", *select.split(), *extra, project_dir=CHANNELS, expect_success=expect_success,
                        on_event=on_event, vars={"channels__source": project.source_schema, "tideline__now": now.strftime("%Y-%m-%d %H:%M:%S"),
-                             "channels__mutable_time": mutable_time.strftime("%Y-%m-%d %H:%M:%S")})
+                             "channels__mutable_time": mutable_time.strftime("%Y-%m-%d %H:%M:%S"), **(more_vars or {})})
 
 
 def load(project, realtime: list[dict] = (), a: list[dict] = (), b: list[dict] = ()) -> list[tuple[int, dict]]:
@@ -159,10 +159,13 @@ def test_the_seeds_scenario_epochs_moves_refusals_and_downstream(channel_project
 @pytest.mark.make_test_formats("delta")
 def test_a_crash_after_any_statement_then_a_rerun_equals_an_uninterrupted_run(runner, channel_project, file_format, crash_report):
     """A first run (real-time items, history from both writers), then a run that changes items
-    and moves mutable_time; each repeated until it finishes, each attempt dying after the first
-    statement that changes storage no earlier attempt died after (harness.CrashPoints). After
-    each crash every table a reader sees holds what it held before the run or what it holds
-    after it, nothing between; after each run the epochs equal the reference."""
+    and moves mutable_time, both compacting the items table (compact_every 1); each repeated
+    until it finishes, each attempt dying after the first statement that changes storage no
+    earlier attempt died after (harness.CrashPoints). After each crash every table a reader
+    sees holds what it held before the run or what it holds after it, nothing between; after
+    each run the epochs equal the reference. A last run that writes compacts away every row no
+    reader keeps: the superseded version of a1, the mutable a2 the move made stable, and the
+    rows of the attempts that died: the items table is then the ALL epoch, row for row."""
     project = Project(runner, f"channel_crash_{file_format}", file_format=file_format)
     project.reset()
     readers = {"readings": "IMMUTABLE", "readings_all": "ALL", "readings_copy": "IMMUTABLE"}
@@ -185,17 +188,27 @@ def test_a_crash_after_any_statement_then_a_rerun_equals_an_uninterrupted_run(ru
             ref.run(now, realtime, changes, move_to=None if mutable_time == M0 else mutable_time)
             after = {view: ref.epoch(epoch) for view, epoch in readers.items()}
             points.until_done(lambda on_event: run(project, now, mutable_time, "readings readings_all readings_copy",
-                                                   expect_success=False, on_event=on_event),
+                                                   expect_success=False, on_event=on_event, more_vars=COMPACT_EVERY_RUN),
                               f"run at {now}", after_crash=CrashPoints.before_or_after(
                                   lambda: {view: readable(project, view) for view in readers}, before, after))
             for view in readers:
                 assert_rows_equal(project.table(view, COLUMNS), after[view], label=f"{view} after the run at {now}")
         assert committed_runs(project) == 2
+        rt3 = [{**item(t(29, 13), "r3", 30), "load_tstamp": t(29, 14)}]
+        changes += load(project, rt3)
+        realtime += rt3
+        ref.run(t(29, 15), realtime, changes)
+        run(project, t(29, 15), AT, "readings readings_all readings_copy", more_vars=COMPACT_EVERY_RUN)
+        assert_rows_equal(project.table("readings_all", COLUMNS), ref.epoch("ALL"), label="readings_all after the compacting run")
+        assert_rows_equal(project.table("readings__tl_items", COLUMNS), ref.epoch("ALL"), label="the items table after the compacting run")
         assert points.nodes() >= {"readings", "readings_copy"}, points.nodes()
         project.assert_formats(["readings__tl_items", "tl_state"])
         crash_report(points.report(f"channel and its continual task ({file_format})"))
     finally:
         project.reset()
+
+
+COMPACT_EVERY_RUN = {"tideline__compact_every": 1}
 
 
 def readable(project, view: str) -> list[dict] | None:
@@ -211,7 +224,7 @@ from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 
-@end_to_end_property(examples=2)
+@end_to_end_property(make_test=1)
 @given(history=events, runs=st.integers(1, 3), seed=st.randoms(use_true_random=False))
 def test_any_interleaving_of_writers_and_moves_split_into_runs_equals_the_reference(runner, channel_project, history, runs, seed):
     """A random history of channel_histories (writers change only items at or before

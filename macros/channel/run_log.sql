@@ -1,7 +1,7 @@
 {#- Mutable time: what a channel run says in dbt's log (with the change rows found committed
     behind the watermark: behind_watermark_warning), and its warning for deletes of items that
-    did not exist. -#}
-{% macro log_channel_run(settings, run, frontier, boundary, move, dropped, reached=none) %}
+    did not exist; with a compaction's counts (compaction.sql). -#}
+{% macro log_channel_run(settings, run, frontier, boundary, move, dropped, reached=none, compacted=none) %}
     {%- if run.missing_deletes > 0 -%}
         {%- do exceptions.warn("tideline: channel {}: {} deletes of items that did not exist were not applied (counted in tl_state.missing_deletes)".format(
             settings.name, run.missing_deletes)) -%}
@@ -15,6 +15,7 @@
             settings.name, run.rejected, settings.name, run.bad_ops, run.no_ids, run.too_late)) -%}
     {%- endif -%}
     {%- if dropped -%}{%- do parts.append(", {} item days dropped by retention_days".format(dropped)) -%}{%- endif -%}
+    {%- if compacted -%}{%- do parts.append(", compacted: {} rows no reader keeps dropped from {} item dates".format(compacted.dropped, compacted.dates)) -%}{%- endif -%}
     {%- if reached -%}{%- do parts.append(tideline.behind_watermark_warning(settings.changes, reached)) -%}{%- endif -%}
     {{ log(parts | join(''), info=true) }}
 {% endmacro %}

@@ -4,7 +4,8 @@
 
       settings -> state -> boundary (refuse a forward move) -> change frontier (with changes)
       -> decide: one query (refuse early real-time items, late or bad changes) -> move checks
-      (one query, when moving with checks) -> one insert -> one commit.
+      (one query, when moving with checks) -> one insert -> one commit -> every compact_every
+      runs that write, a compaction of the item dates holding rows no reader keeps (compaction.sql).
 
     A run writes nothing another reader sees before its commit: every row carries the run id,
     and readers keep rows of committed runs only. The boundary in force is the newest committed
@@ -90,8 +91,13 @@
     {%- endif -%}
     {%- if rebuild -%}{%- do tideline.drop_converted_table(items, format) -%}{%- endif -%}
     {%- set dropped = tideline.channel_retention(settings, items) -%}
+    {%- set compacted = none -%}
+    {%- if tideline.channel_compaction_due(settings, state.runs + 1, has_work, rebuild) -%}
+        {%- set compacted = tideline.compact_channel_items(settings, items, bound.boundary) -%}
+        {%- do tideline.checkpoint(settings.name, 'items_compacted') -%}
+    {%- endif -%}
 
-    {%- do tideline.log_channel_run(settings, run, frontier, bound.boundary, move, dropped, reached) -%}
+    {%- do tideline.log_channel_run(settings, run, frontier, bound.boundary, move, dropped, reached, compacted) -%}
     {%- do tideline.store_main('tideline: {} items and changes'.format(run.realtime_items + run.change_rows)) -%}
     {{ run_hooks(post_hooks) }}
 
