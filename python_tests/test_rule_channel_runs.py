@@ -9,8 +9,9 @@ or none, a move or none) is compiled once by dbt with a sentinel time for each o
 facts, and a random history of channel_histories (the same histories as the end-to-end
 property test in test_channel.py) is run run by run in this process's SparkSession: the
 sources, the items table and tl_state are temporary views, each run's rows are appended to the
-items as committed, and after every run the three epochs (ALL, MUTABLE, IMMUTABLE) must equal
-reference_channel's, as must the run's count of deletes of missing items; after the last run,
+items as committed (and, when the case compacts, replaced every compact_every-th run that
+wrote by the rows `channel_kept_rows_sql` keeps, which must be the ALL epoch row for row), and
+after every run the three epochs (ALL, MUTABLE, IMMUTABLE) must equal reference_channel's, as must the run's count of deletes of missing items; after the last run,
 the next and previous items of each epoch from a key (`epoch_key_where`, `epoch_ordered_sql`:
 what `channel_next` and `channel_previous` run), by time and by item. The orchestration
 between the statements (which shape a run takes, what it commits) follows
@@ -85,6 +86,8 @@ TEMPLATE = """
 {%- set model_sql = 'select item_time, item_id, value, label, load_tstamp from fast_channel_realtime' -%}
 -- STATE {{ tideline.state_table() }}
 -- RUN {{ tideline.run_id() }}
+-- KEPT
+{{ tideline.channel_kept_rows_sql(settings, items, ITEM_COLUMNS, 'COMMITTED_BOUNDARY') }}
 {%- for s in SHAPES %}
 -- SHAPE {{ s.name }}
 {{ tideline.channel_decide_sql(settings, items, s.state, s.frontier, model_sql, s.limits) }}
@@ -113,6 +116,7 @@ class Compiled(NamedTuple):
     epochs: str
     run_id: str
     navigation: str
+    kept: str
 
     def __repr__(self) -> str:   # a failing example names the history, not the SQL
         return f"<the channel's statements in {len(self.shapes)} shapes>"
@@ -125,11 +129,13 @@ def run_sql(project):
     tl_state read from the temporary view fast_channel_state."""
     template = (TEMPLATE.replace("SHAPES", jinja_literal(SHAPES)).replace("PAYLOAD", jinja_literal(list(PAYLOAD.items())))
                 .replace("NAME", NAME).replace("M0", str(M0)).replace("ANCHOR_TIME", f"'{ANCHOR_TIME}'")
-                .replace("NAVIGATE_N", str(NAVIGATE_N)))
+                .replace("NAVIGATE_N", str(NAVIGATE_N)).replace("ITEM_COLUMNS", jinja_literal(list(ITEMS)))
+                .replace("COMMITTED_BOUNDARY", SENTINELS["mutable_time"]))
     compiled = project.dbt("compile", "--inline", template, vars={"tideline__now": SENTINELS["now"]}).result.results[0].node.compiled_code
     state_table = re.search(r"-- STATE (\S+)", compiled)[1]
     run_id = re.search(r"-- RUN (\S+)", compiled)[1]
     compiled = compiled.replace(state_table, "fast_channel_state")
+    kept = compiled.split("-- KEPT\n", 1)[1].split("-- SHAPE ", 1)[0]
     shapes = {}
     for part in compiled.split("-- SHAPE ")[1:]:
         name, body = part.split("\n", 1)
@@ -147,7 +153,7 @@ def run_sql(project):
     # the three epochs in one query (one Spark job a run), and the twelve navigations in another
     every_epoch = "\nunion all\n".join(f"select '{name}' as epoch, * from ({sql}) as e" for name, sql in epochs.items())
     every_navigation = "\nunion all\n".join(f"select '{name}' as navigation, * from ({sql}) as n" for name, sql in navigation.items())
-    return Compiled(shapes, every_epoch, run_id, every_navigation)
+    return Compiled(shapes, every_epoch, run_id, every_navigation, kept)
 
 
 def with_times(sql: str, values: dict[str, dt.datetime | None]) -> str:
@@ -160,7 +166,9 @@ def with_times(sql: str, values: dict[str, dt.datetime | None]) -> str:
     return sql
 
 
-cases = st.fixed_dictionaries({"history": events, "runs": st.integers(1, 4), "seed": st.integers(0, 2**16)})
+# compact_every: the items table compacted (compaction.sql) after every k-th committed run that wrote (None: never)
+cases = st.fixed_dictionaries({"history": events, "runs": st.integers(1, 4), "seed": st.integers(0, 2**16),
+                               "compact_every": st.sampled_from([None, 1, 2])})
 EDGE_CASES = [
     {"history": [("rt", 0, 1)], "runs": 1, "seed": 0},                                     # one real-time item
     {"history": [("move", 0, 0)], "runs": 1, "seed": 0},                                   # only a move, no items
@@ -168,6 +176,9 @@ EDGE_CASES = [
     {"history": [("a_insert", 0, 3), ("a_delete", 0, 0)], "runs": 1, "seed": 0},           # insert then delete, one minute
     {"history": [("a_insert", 0, 3), ("b_insert", 0, 4)], "runs": 1, "seed": 0},           # two writers, one key, one minute
     {"history": [("a_insert", 0, 3), ("move", 0, 0), ("b_insert", 1, 4), ("rt", 2, 5)], "runs": 4, "seed": 3},  # item on the boundary moves
+    # the same, compacted after every run: superseded versions and versions a move made stable dropped
+    {"history": [("a_insert", 0, 3), ("move", 0, 0), ("b_insert", 1, 4), ("rt", 2, 5)], "runs": 4, "seed": 3, "compact_every": 1},
+    {"history": [("a_insert", 0, 3), ("a_delete", 1, 0), ("b_insert", 0, 4), ("a_delete", 2, 0)], "runs": 2, "seed": 1, "compact_every": 1},
     {"history": [("rt", 1, 1), ("rt", 1, 2), ("rt", 1, 3)], "runs": 3, "seed": 1},         # a stable item loaded again
     {"history": [("b_insert", 2, 1), ("move", 0, 0), ("move", 0, 0), ("a_insert", 0, 2), ("a_delete", 3, 0)], "runs": 2, "seed": 5},
     {"history": [("rt", 0, 1), ("a_insert", 1, 2)] * 3 + [("move", 0, 0)], "runs": 4, "seed": 7},
@@ -221,14 +232,22 @@ def test_runs_of_a_random_history_give_the_references_epochs(project, run_sql, c
         assert (run["too_early"], run["too_late"], run["bad_ops"]) == (0, 0, 0), f"{label}: a valid run refused: {run}"
         assert run["missing_deletes"] == ref.missing_deletes - missing_before, f"{label}: deletes of missing items {run}"
         run_id = f"r{number}"
-        if run["realtime_rows"] > 0 or run["change_rows"] > 0 or move:
+        wrote = run["realtime_rows"] > 0 or run["change_rows"] > 0 or move
+        if wrote:
             items += named_rows(runner, with_times(write, times).replace(compiled_run_id, run_id))
-        if run["realtime_rows"] > 0 or run["change_rows"] > 0 or move or wanted != state["mutable_time"]:
+        if wrote or wanted != state["mutable_time"]:
             committed.append({"model": NAME, "kind": "run", "run_id": run_id, "batch": step.now, "mutable_time": wanted})
             state = {"runs": state["runs"] + 1, "frontier": frontier or state["frontier"], "mutable_time": wanted,
                      "realtime_after": dt.datetime.fromisoformat(run["newest"]) if run["newest"] else state["realtime_after"]}
             temp_view(runner, "fast_channel_items", ITEMS, items)
             temp_view(runner, "fast_channel_state", STATE, committed)
+            every = case.get("compact_every")
+            if every and wrote and not first and state["runs"] % every == 0:   # channel_compaction_due
+                items = named_rows(runner, with_times(run_sql.kept, {"mutable_time": wanted}))
+                temp_view(runner, "fast_channel_items", ITEMS, items)
+                assert rows_equal([{c: r[c] for c in COLUMNS} for r in items], ref.epoch("ALL")), \
+                    f"{label}: the compacted items are not the ALL epoch\n{items}\n!= {ref.epoch('ALL')}"
+
         got = named_rows(runner, epochs)
         for epoch in EPOCHS:
             rows = [{c: r[c] for c in COLUMNS} for r in got if r["epoch"] == epoch]
