@@ -243,12 +243,14 @@ def bench_continual(runner, histories: list[int], keys: int, new_rows: list[int]
                          _variants(histories, new_rows), create, history, new, repeats)
 
 
-def bench_channel(runner, histories: list[int], new_rows: list[int], repeats: int) -> int:
+def bench_channel(runner, histories: list[int], new_rows: list[int], repeats: int, compact_every: int | None = None) -> int:
     """The seed's channel of readings (examples/channels, `readings`): real-time items loaded
     hourly over 100 days after its mutable_time (BASE), and history changes from its two
     writers, one change for every 100 items (inserts of items before mutable_time, one in ten
     of them deleted again by the other writer); each incremental run reads new real-time items
-    of one hour (each count of `new_rows`, see _variants) and their share of changes."""
+    of one hour (each count of `new_rows`, see _variants) and their share of changes.
+    `compact_every` (tideline__compact_every): 1 makes every incremental run compact the items
+    table (macros/channel/compaction.sql), to set its cost beside a run that does not."""
     base = int(BASE.replace(tzinfo=dt.timezone.utc).timestamp())
     changes = "op string, item_time timestamp, item_id string, value int, label string, changed_at timestamp"
 
@@ -289,7 +291,8 @@ def bench_channel(runner, histories: list[int], new_rows: list[int], repeats: in
         load(source, first_id, rows, f"{hour} * 3600 + 1200")
 
     return _side_by_side(runner, "channel", CHANNELS, CHANNEL_MODELS, "channels__source", _variants(histories, new_rows),
-                         create, history, new, repeats, {"channels__mutable_time": str(BASE)})
+                         create, history, new, repeats, {"channels__mutable_time": str(BASE),
+                                                         **({"tideline__compact_every": compact_every} if compact_every else {})})
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -310,11 +313,15 @@ def main(argv: list[str] | None = None) -> int:
                              "counts, the smallest history is also measured with each of the others, side by side")
     parser.add_argument("--repeats", type=int, default=3,
                         help="derivation, continual, channel: incremental runs of each history and new-row count (default 3)")
+    parser.add_argument("--compact-every", type=int, default=None,
+                        help="channel: tideline__compact_every for the runs (1: every run compacts the items table)")
     parser.add_argument("--models", nargs="+", default=None,
                         help="derivation: the models of examples/derivations to run (default flagged_transfers balances)")
     args = parser.parse_args(argv)
     if args.models and args.what != "derivation":
         parser.error("--models is for the derivation benchmark")
+    if args.compact_every is not None and (args.what != "channel" or args.compact_every < 1):
+        parser.error("--compact-every is for the channel benchmark, an integer >= 1")
     if args.what != "pipeline" and ((args.accounts is not None and args.accounts < 1) or min(args.new_rows) < 1 or args.repeats < 1):
         parser.error("--accounts, --new-rows and --repeats must be >= 1")
 
@@ -332,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
         return bench_derivation(runner, sorted(args.histories or [10_000, 2_000_000]), args.accounts or 50_000, args.new_rows,
                                 args.repeats, args.models)
     if args.what == "channel":
-        return bench_channel(runner, sorted(args.histories or [10_000, 2_000_000]), args.new_rows, args.repeats)
+        return bench_channel(runner, sorted(args.histories or [10_000, 2_000_000]), args.new_rows, args.repeats, args.compact_every)
     if args.what == "continual":
         return bench_continual(runner, sorted(args.histories or [10_000, 5_000_000]),
                                args.accounts or 10_000, args.new_rows, args.repeats)
