@@ -269,6 +269,8 @@ BAD_CHANNELS = {
     "bad_late_row_lookback": (GOOD + ", late_row_lookback='1w'", SELECT,
                               "late_row_lookback = 1w is invalid; accepted: a whole number and a unit, s, m, h or d (30m, 6h, 1d; "
                               "0s recounts nothing)"),
+    "bad_compact_every": (GOOD + ", compact_every=0", SELECT,
+                          "compact_every = 0 is invalid; accepted: an integer >= 1 (runs between compactions)"),
     "bad_on_bad_rows": (GOOD + ", on_bad_rows='warn'", SELECT,
                         "tideline: channel bad_on_bad_rows: on_bad_rows = \"warn\" is invalid; accepted: fail (the default: a run "
                         "with a change row it cannot apply is refused before anything is written, naming the first by its writer, key "

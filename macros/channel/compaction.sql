@@ -45,7 +45,7 @@
 {#- Whether this run compacts: it wrote, it is not a rebuild (its table holds only what it
     wrote), and it is the compact_every-th committed run. -#}
 {% macro channel_compaction_due(settings, runs_after, wrote, rebuild) %}
-    {{- return(wrote and not rebuild and runs_after % tideline.compact_every_setting(settings.name, tideline._channel_error) == 0) -}}
+    {{- return(wrote and not rebuild and runs_after % settings.compact_every == 0) -}}
 {% endmacro %}
 
 {#- Rewrites the item dates holding rows no reader keeps with the rows kept (one insert

@@ -11,7 +11,8 @@
 {% endmacro %}
 
 {#- The channel's settings: {name, payload, item_time, item_id, change_time, arrival,
-    mutable_time, retention_days, checks, on_bad_rows, changes}. -#}
+    mutable_time, retention_days, checks, on_bad_rows, late_row_lookback, compact_every (checked
+    here, before anything is written, though only a run's end reads it), changes}. -#}
 {% macro channel_settings(model_name) %}
     {%- set payload = tideline.declared_columns('channel', model_name, 'columns', config.get('columns'), "{'value': 'int', 'text': 'string'}") -%}
     {%- set names = tideline._channel_column_names(model_name, payload) -%}
@@ -21,6 +22,7 @@
                 'mutable_time': times.mutable_time, 'retention_days': times.retention_days,
                 'checks': tideline._channel_checks_setting(model_name), 'on_bad_rows': tideline.channel_on_bad_rows(model_name),
                 'late_row_lookback': tideline.late_row_lookback_setting(model_name, tideline._channel_error),
+                'compact_every': tideline.compact_every_setting(model_name, tideline._channel_error),
                 'changes': tideline._channel_change_relations(model_name, names, payload)}) -}}
 {% endmacro %}
 
