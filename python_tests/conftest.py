@@ -77,7 +77,8 @@ UNIT_SECONDS = {
     "test_run_lock.py[parquet]": 15, "test_install_from_git.py": 10,
     "test_environment.py[parquet]": 10, "test_rule_type_assignment.py": 5,
     "test_rule_type_names.py": 2, "test_config_docs.py": 2, "test_rule_definitions.py": 1,
-    "test_macro_docs.py": 1, "test_generator.py": 1,
+    "test_macro_docs.py": 1, "test_generator.py": 1, "test_rows_written_after.py[parquet]": 15,
+    "test_rows_written_after.py[delta]": 12, "test_rows_written_after.py[iceberg]": 6,
 }
 
 

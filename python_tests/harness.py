@@ -127,15 +127,16 @@ class Project:
             cadence_seconds=cadence_seconds, gaps=gaps,
         )
 
-    def write_source(self, table: str, columns: str, rows: Iterable[dict | tuple] = (), replace: bool = False) -> None:
-        """A parquet table `table` (columns as `name type, ...`) in the source schema, created
-        when missing (dropped first with replace), then `rows` appended (dicts by column name, or
-        tuples in column order) in one insert."""
+    def write_source(self, table: str, columns: str, rows: Iterable[dict | tuple] = (), replace: bool = False,
+                     using: str = "parquet") -> None:
+        """A table `table` (columns as `name type, ...`; parquet unless `using` says otherwise) in
+        the source schema, created when missing (dropped first with replace), then `rows`
+        appended (dicts by column name, or tuples in column order) in one insert."""
         name = f"{self.source_schema}.{table}"
         self.runner.execute(f"create schema if not exists {self.source_schema}")
         if replace:
             self.runner.execute(f"drop table if exists {name}")
-        self.runner.execute(f"create table if not exists {name} ({columns}) using parquet")
+        self.runner.execute(f"create table if not exists {name} ({columns}) using {using}")
         names = [c.split()[0] for c in columns.split(", ")]
         values = [r if isinstance(r, tuple) else tuple(r[n] for n in names) for r in rows]
         if values:

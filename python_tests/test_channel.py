@@ -446,9 +446,9 @@ def test_a_change_row_committed_behind_the_watermark_is_refused_or_set_aside_nev
     at or before the watermark of the run that already read up to it, so no run applies it. The
     next run recounts the writer's range behind that watermark (late_row_lookback, 1d): under
     on_bad_rows='fail', the default, it is refused before anything is written, naming the
-    writer, the range and the rows then and now; under 'quarantine' the run goes on without it
-    (with a new legal change), warns in its line, records rows_behind_watermark and lists the
-    finding once; the run after it neither warns nor lists again. Its inserts follow the items
+    writer, the range, the rows then and now and the row (its item id and change time: written
+    since that run read); under 'quarantine' the run goes on without it (with a new legal
+    change), warns in its line, records rows_behind_watermark and sets the row aside once; the run after it neither warns nor lists again. Its inserts follow the items
     table's column order whatever order dbt gives the columns mapping in (run after the file's
     other tests, a partial parse gives another order than the first build's), and a changed
     column type is refused by name with nothing changed."""
@@ -466,7 +466,7 @@ def test_a_change_row_committed_behind_the_watermark_is_refused_or_set_aside_nev
     late = change("insert", t(28, 8), "late", t(28, 11), 2)                       # committed 28 11:00, behind 03-01 06:00
     then = change("insert", t(28, 7), "then", dt.datetime(2025, 3, 1, 6, 30), 3)
     found = (f"hub.backfill_a 1 ({project.source_schema}.backfill_a.changed_at in (2025-02-28 06:00:00, 2025-03-01 06:00:00]: "
-             "1 rows when read, 2 now)")
+             '1 rows when read, 2 now; written since that run read: {"item_id":"late"} at 2025-02-28 11:00:00)')
     try:
         empty_sources(project)
         project.write_source("backfill_a", CHANGES, [kept])
@@ -488,8 +488,8 @@ def test_a_change_row_committed_behind_the_watermark_is_refused_or_set_aside_nev
         assert not [line for line in result.tideline_lines if "behind the watermark" in line], result.tideline_lines
         quarantined = [(r["feed"], r["reason"], json.loads(r["found_row"])) for r in project.table(f"{name}__tl_quarantine")]
         assert quarantined == [("hub.backfill_a", f"1 row(s) committed behind the watermark ({project.source_schema}.backfill_a.changed_at): "
-                                "no run reads them", {"after": "2025-02-28T06:00:00.000Z", "up_to": "2025-03-01T06:00:00.000Z",
-                                                      "rows_when_read": 1, "rows_now": 2})], quarantined
+                                "no run reads them", {"op": "insert", "item_time": "2025-02-28T08:00:00.000Z", "item_id": "late",
+                                                      "value": 2, "label": "ok", "changed_at": "2025-02-28T11:00:00.000Z"})], quarantined
         assert project.rows(f"select rows_behind_watermark from {project.fresh('tl_state')} where model = '{name}' "
                             "and kind = 'run' order by batch") == [(0,), (1,)]
         # the insert follows the items table's column order, whatever order dbt gives the columns

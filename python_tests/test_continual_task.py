@@ -710,31 +710,35 @@ def test_input_rows_committed_behind_the_watermark_are_counted_once_listed_then_
     """A loader that commits a row with a load time at or before a run's watermark after that run
     read: no later step reads it. Under on_bad_rows='quarantine' the next run recounts the last
     run's range behind its watermark (late_row_lookback, 1d by default), warns in its line with
-    the input, the count, the range, the rows then and now, records the count in its last step
-    row and the input's state row (rows_behind_watermark), and lists the finding once in the
-    quarantine; the run after, with nothing new behind, neither warns nor lists. Under 'fail' the
+    the input, the count, the range, the rows then and now and the row itself (written since
+    that run read), records the count in its last step row and the input's state row
+    (rows_behind_watermark), and sets the row aside once in the quarantine; the run after, with nothing new behind, neither warns nor lists. Under 'fail' the
     next such row refuses the run before anything is written, naming the same; a --full-refresh
-    reads every row, those behind included."""
+    reads every row, those behind included. The source is a Delta table, compacted (`optimize`)
+    before the refused run: its rows are located by the version it had when read."""
     name = "tmp_behind_watermark"
     path = CONTINUAL / "models" / f"{name}.sql"
     path.write_text(f"{{{{ config(materialized='continual_task', on_bad_rows='quarantine', {GOOD_CONFIG}) }}}}\n{GOOD_BLOCK}\n")
     source = f"{project.source_schema}.append_only"
     try:
-        project.write_source("append_only", APPEND_ONLY, [kv(1, 0, 0), kv(2, 0, 5)], replace=True)
+        # a Delta source: the rows are located by the version it had when the run read it (the
+        # channel's and the derivation's tests read parquet sources, located by their files' times)
+        project.write_source("append_only", APPEND_ONLY, [kv(1, 0, 0), kv(2, 0, 5)], replace=True, using="delta")
         project.write_source("anomalies", ANOMALIES, [], replace=True)
         run(project, name, at(8))                                   # reads up to at(5)
         project.write_source("append_only", APPEND_ONLY, [kv(3, 0, 10), kv(50, -1, 2)])   # 50: at(2), behind at(5)
         result = run(project, name, at(18))
         assert_rows_equal(output(project, name), [{"key": k, "val": 0} for k in (1, 2, 3)], label=f"{name} after run 2")
         warning = (f"WARNING: source rows committed behind the watermark (never read): stream.append_only 1 ({source}.load_tstamp "
-                   "in (2025-04-30 08:05:00, 2025-05-01 08:05:00]: 2 rows when read, 3 now)")
+                   "in (2025-04-30 08:05:00, 2025-05-01 08:05:00]: 2 rows when read, 3 now; written since that run read: "
+                   '{"key":50,"val":-1,"load_tstamp":"2025-05-01T08:02:00.000Z"} at 2025-05-01 08:02:00)')
         assert [line for line in result.tideline_lines if warning in line], result.tideline_lines
         counted = project.rows(f"select kind, transform, rows_behind_watermark, recount_rows, cast(recount_from as string) "
                                f"from {project.fresh('tl_state')} where model = '{name}' and kind in ('run', 'input') "
                                "order by batch desc, kind limit 2")
         assert counted == [("input", "stream.append_only", 1, 4, "2025-04-30 08:10:00"), ("run", None, 1, None, None)], counted
         listed = [{"feed": "stream.append_only", "reason": f"1 row(s) committed behind the watermark ({source}.load_tstamp): no run reads them",
-                   "found_row": {"after": "2025-04-30T08:05:00.000Z", "up_to": "2025-05-01T08:05:00.000Z", "rows_when_read": 2, "rows_now": 3},
+                   "found_row": {"key": 50, "val": -1, "load_tstamp": "2025-05-01T08:02:00.000Z"},
                    "copy_number": 1, "run_now": at(18)}]
 
         def quarantine() -> list[dict]:
@@ -748,15 +752,19 @@ def test_input_rows_committed_behind_the_watermark_are_counted_once_listed_then_
         assert_rows_equal(quarantine(), listed, label="the quarantine after run 3")
 
         path.write_text(f"{{{{ config(materialized='continual_task', on_bad_rows='fail', {GOOD_CONFIG}) }}}}\n{GOOD_BLOCK}\n")
-        project.write_source("append_only", APPEND_ONLY, [kv(5, 0, 30), kv(60, -1, 15)])   # 60: at(15), behind at(20)
+        late = list(range(60, 72))                                   # at(15), behind at(20): 10 shown, then the count
+        project.write_source("append_only", APPEND_ONLY, [kv(5, 0, 30)] + [kv(k, -1, 15) for k in late])
+        project.runner.execute(f"optimize {source}")                 # every file rewritten: the versions still tell
+        shown = ", ".join(f'{{"key":{k},"val":-1,"load_tstamp":"2025-05-01T08:15:00.000Z"}} at 2025-05-01 08:15:00' for k in late[:10])
         project.refused(
             f"tideline: continual task {name}: on_bad_rows = fail and its sources hold rows committed behind the watermark since "
-            f"the last run read them, which no run reads: stream.append_only 1 ({source}.load_tstamp in (2025-04-30 08:20:00, "
-            "2025-05-01 08:20:00]: 5 rows when read, 6 now). Give them a commit time after the watermark so that the next run "
+            f"the last run read them, which no run reads: stream.append_only 12 ({source}.load_tstamp in (2025-04-30 08:20:00, "
+            f"2025-05-01 08:20:00]: 5 rows when read, 17 now; written since that run read: {shown} and 2 more). "
+            "Give them a commit time after the watermark so that the next run "
             "reads them, or rebuild with --full-refresh, which reads every row, or set on_bad_rows='warn' to count them and go on",
             lambda: run(project, name, at(38), expect_success=False))
         run(project, name, at(38), "--full-refresh")
-        assert_rows_equal(output(project, name), [{"key": k, "val": -1 if k >= 50 else 0} for k in (1, 2, 3, 4, 5, 50, 60)],
+        assert_rows_equal(output(project, name), [{"key": k, "val": -1 if k >= 50 else 0} for k in [1, 2, 3, 4, 5, 50] + late],
                           label=f"{name} after the --full-refresh")
     finally:
         path.unlink()

@@ -349,8 +349,9 @@ def test_rows_committed_behind_the_watermark_are_counted_once_and_a_full_refresh
     """A transfer loaded with a load_tstamp at or before the watermark after the run that read up
     to it: no later run reads it (the derivation equals the reference over the other rows). The
     next run recounts the transform's range behind the watermark it recorded (late_row_lookback,
-    1d by default), warns with the transform, the count, the range, the rows then and now, and
-    records the count in its run row and its transform row (rows_behind_watermark); the run after
+    1d by default), warns with the transform, the count, the range, the rows then and now and the
+    row itself (written since that run read; sender_totals' transform has no shuffle key, so the
+    whole row), and records the count in its run row and its transform row (rows_behind_watermark); the run after
     it, with nothing new behind, neither warns nor counts. A --full-refresh reads every row and
     equals the reference over all of them."""
     project.reset_models()
@@ -372,7 +373,9 @@ def test_rows_committed_behind_the_watermark_are_counted_once_and_a_full_refresh
         if late in batch:
             assert [line for line in warned if (
                 "WARNING: source rows committed behind the watermark (never read): fromTransfers 1 "
-                f"({project.source_schema}.transfers.load_tstamp in (2025-02-28 09:10:00, 2025-03-01 09:10:00]: 3 rows when read, 4 now)")
+                f"({project.source_schema}.transfers.load_tstamp in (2025-02-28 09:10:00, 2025-03-01 09:10:00]: 3 rows when read, 4 now; "
+                'written since that run read: {"id":95,"sender":"bob","recipient":"zed","amount":3.0,'
+                '"load_tstamp":"2025-03-01T09:05:00.000Z"} at 2025-03-01 09:05:00)')
                 in line], result.tideline_lines
         else:
             assert not warned, result.tideline_lines

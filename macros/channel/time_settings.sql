@@ -54,7 +54,8 @@
             {{ tideline._channel_error(model_name, 'changes', name, "relations with the columns {} and the payload columns ({} lacks {})".format(
                 keys | join(', '), found, missing | join(', '))) }}
         {%- endif -%}
-        {%- do changes.append({'name': name, 'source': {'rendered': found | string}, 'commit_column': names.change_time, 'delay': 0, 'clock': true, 'counted': false}) -%}
+        {%- do changes.append({'name': name, 'source': {'rendered': found | string}, 'commit_column': names.change_time, 'delay': 0, 'clock': true, 'counted': false,
+                               'relation': found, 'key_columns': [names.item_id or names.item_time]}) -%}
     {%- endfor -%}
     {{- return(changes) -}}
 {% endmacro %}

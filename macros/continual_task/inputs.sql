@@ -55,7 +55,7 @@
         {%- set own = [] -%}
         {%- for c in names if not c.startswith('_tl_') -%}{%- do own.append('`{}`'.format(c)) -%}{%- endfor -%}
         {%- do inputs.append({'name': name, 'source': {'rendered': found | string}, 'commit_column': commit_column, 'delay': 0,
-                              'columns': own}) -%}
+                              'columns': own, 'relation': found}) -%}
     {%- endfor -%}
     {{- return(inputs) -}}
 {% endmacro %}

@@ -43,7 +43,7 @@
 {% endmacro %}
 
 {#- Each feed's recount, as recorded by the model's newest committed run that recorded one: {feed:
-    {watermark, recount_from, recount_rows}} from its state rows of `kind` ('transform' of a
+    {watermark, recount_from, recount_rows, read_at (that run's commit time, by the clock)}} from its state rows of `kind` ('transform' of a
     derivation, 'input' of a continual task). One query. -#}
 {% macro recorded_recounts(model_name, kind) %}
     {% set sql %}
@@ -51,14 +51,16 @@
             transform as feed,
             cast(max_by(watermark, batch) as string) as watermark,
             cast(max_by(recount_from, batch) as string) as recount_from,
-            max_by(recount_rows, batch) as recount_rows
+            max_by(recount_rows, batch) as recount_rows,
+            cast(max_by(committed_at, batch) as string) as read_at
         from {{ tideline.state_table() }}
         where model = '{{ model_name }}' and kind = '{{ kind }}' and recount_rows is not null
         group by transform
     {% endset %}
     {%- set recorded = {} -%}
     {%- for row in tideline.query_rows(sql) -%}
-        {%- do recorded.update({row.feed: {'watermark': row.watermark, 'recount_from': row.recount_from, 'recount_rows': row.recount_rows | int}}) -%}
+        {%- do recorded.update({row.feed: {'watermark': row.watermark, 'recount_from': row.recount_from, 'recount_rows': row.recount_rows | int,
+                                       'read_at': row.read_at}}) -%}
     {%- endfor -%}
     {{- return(recorded) -}}
 {% endmacro %}
@@ -74,14 +76,15 @@
 {% endmacro %}
 
 {#- What the frontier query's recount found behind each feed's recorded watermark ({feed: {rows,
-    recount_from, watermark, then, now}}, feeds with none left out). -#}
+    recount_from, watermark, then, now, read_at}}, feeds with none left out). -#}
 {% macro behind_watermark_found(state, recount) %}
     {%- set found = {} -%}
     {%- for feed, now in recount.items() if now is not none and feed in state.get('recorded', {}) -%}
         {%- set recorded = state.recorded[feed] -%}
         {%- if now > recorded.recount_rows -%}
             {%- do found.update({feed: {'rows': now - recorded.recount_rows, 'recount_from': recorded.recount_from,
-                                        'watermark': recorded.watermark, 'then': recorded.recount_rows, 'now': now}}) -%}
+                                        'watermark': recorded.watermark, 'then': recorded.recount_rows, 'now': now,
+                                        'read_at': recorded.read_at}}) -%}
         {%- endif -%}
     {%- endfor -%}
     {{- return(found) -}}

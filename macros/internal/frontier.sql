@@ -19,7 +19,8 @@
     returns {'frontier', 'documents': {feed: rows up to F}, 'steps': [distinct commit times up
     to F, oldest first] (with_steps only), 'unplaced': {feed: rows whose commit time is null},
     'recent' and 'behind': each feed's recount behind its watermark, over `lookback` seconds
-    (behind_watermark.sql; state.recorded holds the last run's)}.
+    (behind_watermark.sql; state.recorded holds the last run's), with the rows found there
+    located (behind_watermark_rows.sql)}.
 
     A row without a commit time is after no frontier, so no run ever reads it: each run counts
     them (the run line warns, the state records them as rows_without_load_time), for every feed
@@ -84,6 +85,6 @@
         {%- elif row.kind == 'recount' -%}{%- do recount.update({row.feed: row['value'] | int if row['value'] is not none else none}) -%}
         {%- else -%}{%- do result.steps.append(row['value']) -%}{%- endif -%}
     {%- endfor -%}
-    {%- do result.update({'steps': result.steps | sort, 'behind': tideline.behind_watermark_found(state, recount)}) -%}
+    {%- do result.update({'steps': result.steps | sort, 'behind': tideline.located_behind_watermark(feeds, tideline.behind_watermark_found(state, recount))}) -%}
     {{- return(result) -}}
 {% endmacro %}
