@@ -57,7 +57,7 @@
     {%- if register_names and not shuffle -%}
         {{ tideline._derivation_error(model_name, 'shuffle', t.shuffle, "the source columns that key the registers, e.g. ['sender']", t.name) }}
     {%- endif -%}
-    {%- do t.update({'shuffle': shuffle | map('lower') | list}) -%}
+    {%- do t.update({'shuffle': shuffle | map('lower') | list, 'key_columns': shuffle | map('lower') | list}) -%}
 {% endmacro %}
 
 {#- A transform's source and its columns: the commit column, the order and shuffle columns. -#}

@@ -42,7 +42,7 @@
             select {{ tideline.ts(b.recount_from) }} as after, {{ tideline.ts(b.watermark) }} as up_to,
                 {{ b.then }} as rows_when_read, {{ b.now }} as rows_now
         {% endset %}
-        {%- set found_sql = tideline.behind_watermark_rows_sql(f, b).sql if b.get('located_rows') else range_sql -%}
+        {%- set found_sql = b.rows_sql if b.get('located_rows') else range_sql -%}
         {%- do tideline.quarantine_rows(settings.name, view, tideline.found_rows_sql(f.name,
             '{} row(s) committed behind the watermark ({}.{}): no run reads them'.format(b.rows, f.source.rendered, f.commit_column), found_sql)) -%}
     {%- endfor -%}

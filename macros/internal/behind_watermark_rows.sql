@@ -22,8 +22,9 @@
 {% endmacro %}
 
 {#- Each entry of `found` ({feed: {rows, ...}}) with the rows located: 'located' (each row's
-    key, or the whole row when its feed has no key, as JSON, and its commit time; at most
-    located_rows_shown()), 'located_rows' (how many in all), or 'not_located' (why). One query
+    key_columns, or the whole row when its feed has none, as JSON, and its commit time; at most
+    located_rows_shown()), 'located_rows' (how many in all) and 'rows_sql' (the select of them
+    all, for the quarantine), or 'not_located' (why). One query
     per feed found, only when rows were found. -#}
 {% macro located_behind_watermark(feeds, found) %}
     {%- for feed in feeds if feed.name in found -%}
@@ -33,7 +34,7 @@
         {%- if rows_sql is none -%}
             {%- do entry.update({'not_located': written.why}) -%}
         {%- else -%}
-            {%- set keys = feed.get('shuffle') or feed.get('key_columns') or [] -%}
+            {%- set keys = feed.get('key_columns') or [] -%}
             {% set sql %}
                 select
                     {% if keys -%}
@@ -53,7 +54,7 @@
                 {%- do located.append('{} at {}'.format(row.located_key, row.committed)) -%}
                 {%- do total.update({'rows': row.located_rows | int}) -%}
             {%- endfor -%}
-            {%- do entry.update({'located': located, 'located_rows': total.rows}) -%}
+            {%- do entry.update({'located': located, 'located_rows': total.rows, 'rows_sql': rows_sql}) -%}
         {%- endif -%}
     {%- endfor -%}
     {{- return(found) -}}
