@@ -6,6 +6,14 @@ the register of its key (an update may read the key's register before the docume
 publish lambda sees the register after and before, and each
 published row is reduced into the derived table by its unique key.
 
+A transform whose source is OWN reads the derivation's own documents (Flow's self-referencing
+derivations): every row a publish lambda returns, as a dict of the derived columns
+(`own_columns`, in their order), comes back as a document of each such transform, at the time of
+the document that published it and one step deeper, so it is processed after every document of
+that time and a lower depth, before any document of a later time; documents of the same time,
+depth, order value, priority and transform follow the order of the documents that published
+them, then their values.
+
 A run at `now` processes what tideline's frontier rule admits: every document whose commit
 time + delay is at or before F = max(F_prev, min(now, min over non-empty sources of (newest
 commit time + delay))), where a transform declared `clock` (its source's commit column is its
@@ -16,11 +24,14 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import heapq
+import itertools
 import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 Row = dict[str, Any]
+OWN = "own documents"   # Transform.source of a transform over the derivation's own documents
 
 
 def by_values(row: Row) -> tuple:
@@ -120,6 +131,7 @@ class Derivation:
     table: dict[tuple, Row] = field(default_factory=dict)
     changed_at: dict[tuple, dt.datetime] = field(default_factory=dict)   # key -> the frontier of the run that last updated it
     batch: dt.datetime | None = None   # the running run's frontier: the commit time its register rows carry
+    own_columns: tuple[str, ...] = ()   # derived_columns in their order: the columns of the derivation's own documents
 
     def _register(self, key: tuple) -> dict:
         """The register of a key. One never written starts from its initial value, except that a
@@ -133,28 +145,40 @@ class Derivation:
 
     def run(self, sources: dict[str, list[Row]], now: dt.datetime) -> None:
         reaches = [now if t.clock else max(r[t.commit] for r in sources[t.source]) + t.delay
-                   for t in self.transforms if sources.get(t.source) or t.clock]
+                   for t in self.transforms if t.source != OWN and (sources.get(t.source) or t.clock)]
         frontier = min([now, *reaches]) if reaches else None
         if self.frontier is not None and (frontier is None or frontier < self.frontier):
             frontier = self.frontier
         if frontier is None:
             return
         self.batch = frontier
-        documents = []
+        queue: list = []
+        arrival = itertools.count()   # identical documents in any order: they are the same document
         for t in self.transforms:
             done = self.processed.setdefault(t.name, set())
-            for i, row in enumerate(sources.get(t.source, [])):
+            for i, row in enumerate(sources.get(t.source, []) if t.source != OWN else []):
                 at = row[t.commit] + t.delay
                 if at <= frontier and i not in done:
                     done.add(i)
-                    documents.append(((at, row[t.order] if t.order else None, -t.priority, t.name,
-                                       by_values(row)), t, row))
-        documents.sort(key=lambda d: d[0])
-        for _, t, row in documents:
-            self.process(t, row)
+                    heapq.heappush(queue, (self._position(at, 0, t, row, ()), next(arrival), t, row))
+        while queue:
+            position, _, t, row = heapq.heappop(queue)
+            for published in self.process(t, row):
+                document = {c: published.get(c) for c in self.own_columns}
+                for reader in (r for r in self.transforms if r.source == OWN):
+                    heapq.heappush(queue, (self._position(position[0], position[1] + 1, reader, document, (position,)),
+                                           next(arrival), reader, document))
         self.frontier = frontier
 
-    def process(self, t: Transform, row: Row) -> None:
+    @staticmethod
+    def _position(at: dt.datetime, depth: int, t: Transform, row: Row, trigger: tuple) -> tuple:
+        """A document's place in the order: time, depth, order value (nulls first), higher
+        priority, transform name, then (for a published document) the position of the document
+        that published it, then the row's values."""
+        order = row[t.order] if t.order else None
+        return (at, depth, (order is not None, order), -t.priority, t.name, trigger, by_values(row))
+
+    def process(self, t: Transform, row: Row) -> list[Row]:
         key = t.key(row)
         before = self._register(key)
         after = copy.deepcopy(before)
@@ -165,9 +189,10 @@ class Derivation:
             self.registers_by_key[key] = after
             if any(value is not None for value in updates.values()):
                 self.changed_at[key] = self.batch
-        if t.publish:
-            for published in t.publish(row, self._exposed(after), self._exposed(before)):
-                self.publish(published)
+        published = t.publish(row, self._exposed(after), self._exposed(before)) if t.publish else []
+        for each in published:
+            self.publish(each)
+        return published
 
     def publish(self, row: Row) -> None:
         key = tuple(row[k] for k in self.unique_key)

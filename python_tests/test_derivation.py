@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import re
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 
 from harness import (ICEBERG_CATALOG, CrashPoints, Project, assert_rows_equal, end_to_end_property, project_copy, run_cuts,
                      unfit_accepted)
-from reference_derivation import Derivation, Transform
+from reference_derivation import OWN, Derivation, Transform
 
 DERIVATION = Path(__file__).parent.parent / "examples" / "derivations"
 T0 = dt.datetime(2025, 3, 1, 9, 0)
@@ -90,6 +91,34 @@ def capped_reference() -> Derivation:
     )
 
 
+def fees_reference() -> Derivation:
+    """transfer_fees: a derivation that reads its own documents (a transfer entry over 100
+    publishes a fee, the fee comes back, is debited and is published again with the balance after it)."""
+    def entry(r, reg, prev):
+        return [{"entry": f"transfer {r['id']}", "account": r["sender"], "kind": "transfer", "amount": r["amount"],
+                 "balance": reg["balance"]}]
+
+    def fee(r, reg, prev):
+        if r["kind"] == "transfer" and r["amount"] > 100:
+            return [{"entry": f"fee on {r['entry']}", "account": r["account"], "kind": "fee",
+                     "amount": float(math.ceil(r["amount"] / 100)), "balance": reg["balance"]}]
+        return [{**r, "kind": "fee charged", "balance": reg["balance"]}] if r["kind"] == "fee" else []
+
+    return Derivation(
+        unique_key=("entry",),
+        registers={"balance": (0.0, "sum")},
+        own_columns=("entry", "account", "kind", "amount", "balance"),
+        transforms=[
+            Transform("fromTransferRecipient", "transfers", key=lambda r: (r["recipient"],), order="id",
+                      update=lambda r: {"balance": r["amount"]}),
+            Transform("fromTransferSender", "transfers", key=lambda r: (r["sender"],), order="id",
+                      update=lambda r: {"balance": -r["amount"]}, publish=entry),
+            Transform("fromOwnEntries", OWN, key=lambda r: (r["account"],),
+                      update=lambda r: {"balance": -r["amount"] if r["kind"] == "fee" else None}, publish=fee),
+        ],
+    )
+
+
 @pytest.mark.both_targets
 def test_flagged_transfers_alice_50_then_75(project, deps):
     """The seed's sequence: alice receives 50, then sends 75: balance -25, overdrawn."""
@@ -130,6 +159,7 @@ def reference_models() -> dict[str, Derivation]:
             publish=lambda r, reg, prev: [] if prev["seen"] else [copy_of(r)])]),
         "flagged_transfers": flagged_reference(),
         "capped_balances": capped_reference(),
+        "transfer_fees": fees_reference(),
         "account_activity": Derivation(unique_key=("sender",), registers=every, transforms=[Transform(
             "fromTransfers", "transfers", order="id", key=lambda r: (r["sender"],),
             update=lambda r: {"sent": r["amount"], "largest": r["amount"], "smallest": r["amount"],
@@ -165,7 +195,8 @@ BATCHES = [
     [transfer(10, "alice", "bob", 75, 200), transfer(11, "bob", "alice", 120, 200), transfer(100, "alice", "carol", 130, 200),
      transfer(99, "alice", "dave", 110, 200)],
 ]
-SEED_MODELS = ["last_large_send", "balances", "first_send", "flagged_transfers", "account_activity", "sender_totals", "capped_balances"]
+SEED_MODELS = ["last_large_send", "balances", "first_send", "flagged_transfers", "account_activity", "sender_totals", "capped_balances",
+               "transfer_fees"]
 
 
 def test_seed_examples_over_several_runs_equal_the_reference_and_a_rebuild(project, deps):
@@ -727,7 +758,7 @@ ACCOUNTS = ["alice", "bob", "carol", "dave"]
 transfers_strategy = st.lists(
     st.tuples(st.sampled_from(ACCOUNTS), st.sampled_from(ACCOUNTS), st.integers(1, 200), st.integers(0, 3)),
     min_size=1, max_size=12)
-RANDOM_MODELS = ["flagged_transfers", "account_activity", "sender_totals", "first_send", "capped_balances"]
+RANDOM_MODELS = ["flagged_transfers", "account_activity", "sender_totals", "first_send", "capped_balances", "transfer_fees"]
 
 
 @end_to_end_property(make_test=1)
@@ -754,6 +785,58 @@ def test_any_split_of_runs_equals_the_reference_and_one_run(project, deps, rows,
     run(project, " ".join(RANDOM_MODELS), now, "--full-refresh")
     for name in RANDOM_MODELS:
         assert_rows_equal(derived_table(project, name, models[name]), models[name].rows(), label=f"{name} rebuilt in one run")
+
+
+# ---- the derivation's own documents (self-referencing and cyclic derivations) ------------------
+
+HALVING = """{{{{ config(materialized='derivation', unique_key='id', derived_columns={{'id': 'bigint', 'amount': 'double'}}, max_passes={passes}) }}}}
+
+{{% call tideline.transform('fromTransfers', source=source('bank', 'transfers'), commit_column='load_tstamp', order_by='id') %}}
+    select id * 10 as id, amount from {{{{ tideline.document() }}}}
+{{% endcall %}}
+
+{{% call tideline.transform('halving', source=tideline.own_documents(), order_by='id') %}}
+    select id + 1 as id, amount / 2 as amount from {{{{ tideline.document() }}}} where id % 10 < 3
+{{% endcall %}}
+"""
+
+
+def halved(transfers: list[dict]) -> list[dict]:
+    """What the halving cycle publishes for each transfer: its amount under id * 10, then each
+    document read back publishes half of it under the next id, until the id ends in 3."""
+    return [{"id": t["id"] * 10 + step, "amount": t["amount"] / 2 ** step} for t in transfers for step in range(4)]
+
+
+def test_a_cycle_settles_in_its_passes_and_one_that_needs_more_than_max_passes_is_refused(project, deps):
+    """A transform that reads the derivation's own documents and publishes again until the id
+    ends in 3: each transfer's chain is four documents long, so a run settles in five passes.
+    With max_passes 4 the first build is refused by name with the count of documents its last
+    pass still added, and nothing is left (no table, no pass table, no state row); with 5 it
+    builds the whole chain, and the next run adds the new transfers' chains. The pass tables
+    are dropped after each run."""
+    name = "tmp_halving"
+    path = DERIVATION / "models" / f"{name}.sql"
+    project.reset_models()
+    project.write_source("transfers", TRANSFERS, BATCHES[0], replace=True)
+    project.ensure_state(DERIVATION)
+    try:
+        path.write_text(HALVING.format(passes=4))
+        project.refused(f"tideline: derivation {name}: the documents it publishes to its own transforms still change after 4 passes "
+                        "(the last pass published 3 document(s) the pass before did not, and dropped 0); nothing was written. A cycle "
+                        "that never stops: end it in a publish lambda (a where clause), or raise max_passes (now 4)",
+                        lambda: run(project, name, T0 + dt.timedelta(hours=1), expect_success=False))
+        path.write_text(HALVING.format(passes=5))
+        result = run(project, name, T0 + dt.timedelta(hours=1))
+        assert [line for line in result.tideline_lines if line.startswith(f"tideline {name}:")] == [
+            f"tideline {name}: documents up to 2025-03-01 09:10:00 (first run), read 3 (fromTransfers 3, own documents 12 in 5 passes)"
+        ], result.tideline_lines
+        assert_rows_equal(project.table(name, ["id", "amount"]), halved(BATCHES[0]), label="after the first build")
+        project.write_source("transfers", TRANSFERS, BATCHES[1])
+        run(project, name, T0 + dt.timedelta(hours=2))
+        assert_rows_equal(project.table(name, ["id", "amount"]), halved(BATCHES[0] + BATCHES[1]), label="after the second run")
+        assert not [t for t in project.tables() if "__tl_pass_" in t], project.tables()
+    finally:
+        path.unlink()
 
 
 # ---- bad input: refused before anything is written ---------------------------------------------
@@ -820,7 +903,8 @@ BAD_MODELS = {
                              ": registers.x.type = \"double\" is invalid; accepted: a struct type (struct<name:type, ...>) for merge"),
     "bad_config_name": ("registers={}, unqiue_key='amount'", [("a", "update=none")],
                         ": config unqiue_key is not a config of materialized='derivation' (did you mean unique_key?); its configs: "
-                        "compact_every, derived_columns, file_format, late_row_lookback, on_bad_rows, on_definition_change, reduce, registers, unique_key"),
+                        "compact_every, derived_columns, file_format, late_row_lookback, max_passes, on_bad_rows, on_definition_change, reduce, "
+                        "registers, unique_key"),
     "bad_on_bad_rows": ("registers={}, on_bad_rows='drop'", [("a", "update=none")],
                         ": on_bad_rows = \"drop\" is invalid; accepted: warn (the default: bad rows are counted in the run line "
                         "and the state, and the run goes on) or fail (a run that finds a bad row is refused, naming it) "
@@ -924,6 +1008,28 @@ BAD_MODELS = {
                                  "is refused) or ignore (the rows built so far stay and the new definition applies from this run on)"),
     "bad_compact_every_text": ("registers={}, compact_every='often'", [("a", "update=none")],
                                ": compact_every = \"often\" is invalid; accepted: an integer >= 1 (runs between compactions)"),
+    # transforms over the derivation's own documents
+    "bad_own_commit_column": ("registers={}", [("a", "update=none"), ("b", "source=tideline.own_documents(), commit_column='load_tstamp'")],
+                              ", transform b: commit_column = \"load_tstamp\" is invalid; accepted: none: a document the derivation "
+                              "publishes is read at the time of the document that published it"),
+    "bad_own_read_delay": ("registers={}", [("a", "update=none"), ("b", "source=tideline.own_documents(), read_delay='1h'")],
+                           ", transform b: read_delay = \"1h\" is invalid; accepted: 0s: a read delay on the derivation's own "
+                           "documents is not built (such a document would wait for a later run: docs/derivations.md)"),
+    "bad_own_clock": ("registers={}", [("a", "update=none"), ("b", "source=tideline.own_documents(), clock=true")],
+                      ", transform b: clock = true is invalid; accepted: false: the derivation's own documents have no writer's clock"),
+    "bad_own_shuffle": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'sum'}}",
+                        [("a", "shuffle=['sender'], update={'balance': 'amount'}"),
+                         ("b", "source=tideline.own_documents(), shuffle=['sender'], update={'balance': 'amount'}")],
+                        ", transform b: shuffle = [\"sender\"] is invalid; accepted: columns of derived_columns (id, amount): the "
+                        "derivation's own documents"),
+    "bad_own_only": ("registers={}", [("a", "source=tideline.own_documents()")],
+                     ": source = \"tideline.own_documents()\" is invalid; accepted: at least one transform over ref() or source(): "
+                     "the derivation's own documents start from the documents of its sources"),
+    "bad_max_passes": ("registers={}, max_passes=1", [("a", "update=none"), ("b", "source=tideline.own_documents()")],
+                       ": max_passes = 1 is invalid; accepted: an integer >= 2: the passes a run makes over the documents the "
+                       "derivation publishes to its own transforms"),
+    "bad_max_passes_unused": ("registers={}, max_passes=5", [("a", "update=none")],
+                              ": max_passes = 5 is invalid; accepted: no setting: no transform reads tideline.own_documents()"),
 }
 PUBLISHED = {"bad_publish_table": "select id, amount from nowhere",
              "bad_publish_group_by": "select id, sum(amount) as amount from {{ tideline.document() }}",
@@ -934,15 +1040,18 @@ PUBLISHED = {"bad_publish_table": "select id, amount from nowhere",
 # models whose transform publishes (select id, amount from the document, unless PUBLISHED says)
 PUBLISHING = ("bad_read_delay", "bad_clock", "bad_priority", "bad_commit_column", "bad_compact_every", "bad_read_delay_unit", "bad_priority_text",
               "bad_on_definition_change", "bad_compact_every_text", "bad_reduce_on_key", "bad_on_bad_rows",
-              "bad_late_row_lookback")
+              "bad_late_row_lookback", "bad_own_commit_column", "bad_own_read_delay", "bad_own_clock", "bad_own_only", "bad_max_passes",
+              "bad_max_passes_unused")
 
 
 def write_bad_model(name: str, registers: str, transforms: list[tuple[str, str]], publish: bool) -> Path:
     path = DERIVATION / "models" / f"{name}.sql"
     body = [f"{{{{ config(materialized='derivation', unique_key='id', derived_columns={{'id': 'bigint', 'amount': 'double'}}, {registers}) }}}}"]
     for t, args in transforms:
-        commit = "" if "commit_column" in args else "commit_column='load_tstamp', "
-        call = f"tideline.transform('{t}', source=source('bank', 'transfers'), {commit}order_by='id', {args})"
+        own = "own_documents" in args
+        commit = "" if "commit_column" in args or own else "commit_column='load_tstamp', "
+        source = "" if own else "source=source('bank', 'transfers'), "
+        call = f"tideline.transform('{t}', {source}{commit}order_by='id', {args})"
         if (publish or name in PUBLISHED) and "no_lambda" not in name:
             published = PUBLISHED.get(name, "select id, amount from {{ tideline.document() }}")
             body.append(f"{{% call {call} %}}\n    {published}\n{{% endcall %}}")

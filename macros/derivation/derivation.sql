@@ -96,15 +96,15 @@
 {#- The run's select: every row it writes to the data table, the derived rows (tl_part 'row',
     or 'set_aside': _derived_row_part) and the registers of the keys it updated (tl_part
     'register'), for one insert. -#}
-{% macro derivation_select_sql(settings, state, frontier, plan, publish_columns, data) %}
-    {%- set keys = [] -%}
-    {%- for t in settings.key_types -%}{%- do keys.append('_tl_key_{}'.format(loop.index)) -%}{%- endfor -%}
+{% macro derivation_select_sql(settings, state, frontier, plan, publish_columns, data, own=none) %}
+    {%- set keys = settings.register_keys -%}
     {%- set publishers = settings.transforms | selectattr('publish') | list -%}
     {%- set committed = tideline.committed_runs_sql(settings.name) -%}
     with
-    {{- tideline._derivation_sources_ctes(settings, state, frontier) }}
+    {{- tideline._derivation_sources_ctes(settings, state, frontier, own) }}
     {{- tideline._derivation_register_ctes(settings, plan, data, keys, committed, publishers) if settings.registers }}
     {{- tideline._derivation_publish_ctes(settings, publishers) }}
     {{- tideline._derivation_rows_ctes(settings, plan, data, committed, publishers, publish_columns) }}
     {{ tideline._derivation_output_sql(settings, plan, data, keys, committed, publishers) }}
 {% endmacro %}
+

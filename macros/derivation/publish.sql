@@ -30,7 +30,7 @@
             cast(null as {{ tideline.register_struct_type(settings) }}) as _register,
             cast(null as {{ tideline.register_struct_type(settings) }}) as _previous
             {%- endif %}
-        from {{ t.source.rendered }} as s
+        from {{ tideline._transform_relation(settings, t) }} as s
         where false
     )
     {{ t.publish }}

@@ -11,7 +11,7 @@
     recount behind it (feed_recount_columns). -#}
 {% macro derivation_transform_rows(settings, state, frontier) %}
     {%- set rows = [] -%}
-    {%- for t in settings.transforms -%}
+    {%- for t in settings.feeds -%}
         {%- set reached = tideline.shift_time(frontier.frontier, -t.delay) -%}
         {%- set before = state.watermarks.get(t.name) -%}
         {%- set watermark = [before, reached] | max if before else reached -%}
@@ -24,14 +24,18 @@
     {{- return(rows) -}}
 {% endmacro %}
 
-{#- The run line: documents read per transform, a warning naming each transform's source rows
+{#- The run line: documents read per transform (and the derivation's own documents, with the
+    passes that found them), a warning naming each transform's source rows
     without a commit time (never read: unplaced_rows_warning), and one with the count of
     rows written under a unique_key with a null (null_keys_warning). -#}
-{% macro log_derivation(settings, state, frontier, null_keys=0) %}
+{% macro log_derivation(settings, state, frontier, null_keys=0, passes={}) %}
     {%- set parts = [] -%}
-    {%- for t in settings.transforms -%}{%- do parts.append('{} {}'.format(t.name, frontier.documents[t.name])) -%}{%- endfor -%}
+    {%- for t in settings.feeds -%}{%- do parts.append('{} {}'.format(t.name, frontier.documents[t.name])) -%}{%- endfor -%}
+    {%- if passes.get('passes') -%}
+        {%- do parts.append('own documents {} in {} passes'.format(passes.documents, passes.passes)) -%}
+    {%- endif -%}
     {%- set since = " (after {})".format(state.frontier) if state.frontier else " (first run)" -%}
     {{ log("tideline {}: documents up to {}{}, read {} ({}){}{}{}".format(settings.name, frontier.frontier, since, frontier.documents.values() | sum,
-        parts | join(', '), tideline.unplaced_rows_warning(settings.transforms, frontier), tideline.behind_watermark_warning(settings.transforms, frontier),
+        parts | join(', '), tideline.unplaced_rows_warning(settings.feeds, frontier), tideline.behind_watermark_warning(settings.feeds, frontier),
         tideline.null_keys_warning(settings, null_keys)), info=true) }}
 {% endmacro %}

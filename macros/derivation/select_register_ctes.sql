@@ -1,9 +1,13 @@
 {#- Derivations: the run's select, one CTE group per helper (derivation_select_sql). -#}
 
 {#- Each transform's new source rows (src_<i>), each with its position in the run's order
-    (derivation.sql, THE ORDER; rows committed together by their values: document_order.sql). -#}
-{% macro _derivation_sources_ctes(settings, state, frontier) %}
+    (derivation.sql, THE ORDER; rows committed together by their values: document_order.sql);
+    a transform over the derivation's own documents reads `own`, a pass's view (own_documents.sql). -#}
+{% macro _derivation_sources_ctes(settings, state, frontier, own=none) %}
     {%- for t in settings.transforms %}
+    {%- if t.own %}
+    {{ tideline._own_documents_cte(settings, t, loop.index0, own) }}
+    {%- else %}
     {%- set watermark = state.watermarks.get(t.name) %}
     {%- set at = 's.{} + interval {} seconds'.format(t.commit_column, t.delay) %}
     src_{{ loop.index0 }} as (
@@ -11,6 +15,7 @@
             s.*,
             named_struct(
                 'time', {% if state.frontier %}greatest({{ at }}, {{ tideline.ts(state.frontier) }}){% else %}{{ at }}{% endif %},
+                'depth', 0,
                 'at', {{ at }},
                 'ord', cast({% if t.order_by %}s.{{ t.order_by }}{% else %}null{% endif %} as {{ settings.order_type }}),
                 'priority', {{ -(t.priority | int) }},
@@ -25,6 +30,7 @@
                 {%- if watermark %} and {{ t.commit_column }} > {{ tideline.ts(watermark) }}{% endif %}
         ) as s
     ),
+    {%- endif %}
     {%- endfor %}
 {%- endmacro %}
 

@@ -11,8 +11,12 @@
     {%- set transforms = tideline._transforms_of(model_name) -%}
     {%- for t in transforms -%}
         {%- do tideline._check_transform(model_name, t, registers | map(attribute='name') | list) -%}
-        {%- do tideline._check_transform_source(model_name, t) -%}
+        {%- do tideline._check_transform_source(model_name, t, derived) -%}
     {%- endfor -%}
+    {%- set feeds = transforms | rejectattr('own') | list -%}
+    {%- if not feeds -%}
+        {{ tideline._derivation_error(model_name, 'source', 'tideline.own_documents()', "at least one transform over ref() or source(): the derivation's own documents start from the documents of its sources") }}
+    {%- endif -%}
     {%- set agreed = tideline._transforms_agree(model_name, transforms, registers) -%}
     {#- compaction: every compact_every runs a run also rewrites the live rows and registers into a
         new generation, so what a run scans stays proportional to the live keys -#}
@@ -20,11 +24,14 @@
     {%- set on_definition_change = tideline.on_definition_change_setting('derivation', model_name) -%}
     {%- set settings = {'name': model_name, 'on_definition_change': on_definition_change,
                 'on_bad_rows': tideline.on_bad_rows_setting('derivation', model_name), 'unique_key': unique_key, 'derived': derived, 'compact_every': compact_every,
-                'reductions': reductions, 'registers': registers, 'transforms': transforms,
+                'reductions': reductions, 'registers': registers, 'transforms': transforms, 'feeds': feeds,
+                'max_passes': tideline._max_passes_setting(model_name, transforms),
                 'sequential': transforms | selectattr('reading') | list | length > 0,
                 'key_types': agreed.key_types if registers else [], 'order_type': agreed.order_type or 'string',
                 'late_row_lookback': tideline.late_row_lookback_setting(model_name, tideline._derivation_error)} -%}
-    {%- do settings.update({'definition': tideline.derivation_definition(settings)}) -%}
+    {%- set register_keys = [] -%}
+    {%- for t in settings.key_types -%}{%- do register_keys.append('_tl_key_{}'.format(loop.index)) -%}{%- endfor -%}
+    {%- do settings.update({'definition': tideline.derivation_definition(settings), 'register_keys': register_keys}) -%}
     {{- return(settings) -}}
 {% endmacro %}
 

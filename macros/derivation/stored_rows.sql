@@ -46,8 +46,7 @@
     versions over them) and this run's id (a run that dies before its commit copied nothing
     anyone reads). -#}
 {% macro _compaction_copies(settings, data, plan, committed) %}
-    {%- set keys = [] -%}
-    {%- for t in settings.key_types -%}{%- do keys.append('_tl_key_{}'.format(loop.index)) -%}{%- endfor -%}
+    {%- set keys = settings.register_keys -%}
     {%- set derived = settings.derived | map('first') | list -%}
     {% set sql %}
     select

@@ -24,8 +24,9 @@
     delay, clock, update (lower-case registers), shuffle (a list). -#}
 {% macro _check_transform(model_name, t, register_names) %}
     {%- if t.source is not mapping -%}
-        {{ tideline._derivation_error(model_name, 'source', t.source, "ref('<model>') or source('<source>', '<table>')", t.name) }}
+        {{ tideline._derivation_error(model_name, 'source', t.source, "ref('<model>'), source('<source>', '<table>') or tideline.own_documents()", t.name) }}
     {%- endif -%}
+    {%- do t.update({'own': t.source.get('own_documents') is sameas true}) -%}
     {%- if t.priority is not number or t.priority is boolean or (t.priority | int) != t.priority or t.priority < 0 -%}
         {{ tideline._derivation_error(model_name, 'priority', t.priority, "an integer >= 0 (higher goes first among documents at the same time)", t.name) }}
     {%- endif -%}
@@ -61,7 +62,10 @@
 {% endmacro %}
 
 {#- A transform's source and its columns: the commit column, the order and shuffle columns. -#}
-{% macro _check_transform_source(model_name, t) %}
+{% macro _check_transform_source(model_name, t, derived) %}
+    {%- if t.source.get('own_documents') -%}
+        {{- return(tideline._check_own_documents_transform(model_name, t, derived)) -}}
+    {%- endif -%}
     {%- set relation = adapter.get_relation(database=none, schema=t.source.schema, identifier=t.source.identifier) -%}
     {%- if relation is none -%}
         {{ tideline._derivation_error(model_name, 'source', t.source.rendered, "an existing table or view (build it first, or check the name)", t.name) }}

@@ -24,9 +24,11 @@
 {% macro transform(name, source=none, shuffle=none, update=none, order_by=none, commit_column='_tl_batch',
                    read_delay='0s', priority=0, clock=false) %}
     {%- set publish = caller() if caller is defined else '' -%}
+    {%- set own = source is mapping and source.get('own_documents') is sameas true -%}
     {%- set spec = {
         'name': name,
-        'source': ({'schema': source.schema, 'identifier': source.identifier, 'rendered': source | string}
+        'source': (source if own
+                   else {'schema': source.schema, 'identifier': source.identifier, 'rendered': source | string}
                    if source is not none and source.identifier is defined else (source | string if source is not none else none)),
         'shuffle': shuffle, 'updates': update, 'order_by': order_by, 'commit_column': commit_column,
         'read_delay': read_delay, 'priority': priority, 'clock': clock, 'publish': publish if publish | trim != '' else none,
@@ -43,4 +45,12 @@
     columns, _register (the registers after this document's update) and _previous (before it). -#}
 {% macro document() %}
     {{- return('_tl_document') -}}
+{% endmacro %}
+
+{#- As a transform's source: the documents the derivation itself publishes (Flow's self-referencing
+    and cyclic derivations). Each published row comes back as a document of the transform, with
+    the columns of derived_columns, right after the document that published it: at its time, one
+    step deeper (docs/derivations.md, "Self-referencing and cyclic derivations"). -#}
+{% macro own_documents() %}
+    {{- return({'own_documents': true, 'schema': none, 'identifier': 'own_documents', 'rendered': 'tideline.own_documents()'}) -}}
 {% endmacro %}

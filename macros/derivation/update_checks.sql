@@ -68,7 +68,7 @@
         {%- endif %}
         {%- endfor %}
         {{ 's._tl_d' if reading else 's.*' }}
-    from {% if reading %}(select {{ tideline._document_struct(t, 'd') }} as _tl_d from {{ t.source.rendered }} as d) {% else %}{{ t.source.rendered }} {% endif %}as s
+    from {% if reading %}(select {{ tideline._document_struct(t, 'd') }} as _tl_d from {{ tideline._transform_relation(settings, t) }} as d) {% else %}{{ tideline._transform_relation(settings, t) }} {% endif %}as s
     where false
 {%- endmacro %}
 

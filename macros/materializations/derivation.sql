@@ -38,11 +38,12 @@
     {%- do tideline.refuse_now_before_watermark(settings.name, state.frontier) -%}
     {%- do tideline.check_definition('derivation', settings.name, state.definition, settings.definition,
                                      settings.on_definition_change, rebuild, additions=['transform ']) -%}
-    {%- set frontier = tideline.commit_frontier(settings.transforms, state, lookback=settings.late_row_lookback) -%}
-    {%- do tideline.refuse_unplaced_rows('derivation', settings, settings.transforms, frontier) -%}
-    {%- do tideline.refuse_rows_behind_watermark('derivation', settings, settings.transforms, frontier) -%}
-    {%- do tideline.quarantine_unplaced_rows(settings, settings.transforms, frontier, view) -%}
-    {%- do tideline.quarantine_rows_behind_watermark(settings, settings.transforms, frontier, view) -%}
+    {#- the transforms over sources (feeds); those over the derivation's own documents read what its passes find -#}
+    {%- set frontier = tideline.commit_frontier(settings.feeds, state, lookback=settings.late_row_lookback) -%}
+    {%- do tideline.refuse_unplaced_rows('derivation', settings, settings.feeds, frontier) -%}
+    {%- do tideline.refuse_rows_behind_watermark('derivation', settings, settings.feeds, frontier) -%}
+    {%- do tideline.quarantine_unplaced_rows(settings, settings.feeds, frontier, view) -%}
+    {%- do tideline.quarantine_rows_behind_watermark(settings, settings.feeds, frontier, view) -%}
     {%- set documents = frontier.documents.values() | sum -%}
     {#- the SQL handed to the transforms, planned against the sources before the first write of a
         run that writes (a run with documents, a first build, a rebuild) -#}
@@ -59,11 +60,14 @@
     {%- endif -%}
 
     {%- set plan = tideline.derivation_plan(settings, state, frontier, rebuild and tables.live is not none) -%}
+    {%- set passes = tideline.own_document_passes(settings, state, frontier, plan, publish_columns, data, view)
+                     if documents > 0 and settings.feeds | length < settings.transforms | length else {'own': none, 'tables': []} -%}
     {%- if documents > 0 -%}
         {% call statement('write', fetch_result=false) %}
             insert into {{ data }} partition (tl_part, tl_gen)
-            {{ tideline.derivation_select_sql(settings, state, frontier, plan, publish_columns, data) }}
+            {{ tideline.derivation_select_sql(settings, state, frontier, plan, publish_columns, data, passes.own) }}
         {% endcall %}
+        {%- do tideline.drop_own_document_passes(passes) -%}
         {%- do tideline.checkpoint(settings.name, 'written') -%}
     {%- endif -%}
     {%- set null_keys = tideline.count_null_keys(settings, data, plan) if documents > 0 else 0 -%}
@@ -82,7 +86,7 @@
             {%- do tideline.drop_old_generations(data, {'read_gen': plan.replaced_gen} if rebuild else plan, ['tl_part', ['row', 'register', 'set_aside']]) -%}
         {%- endif -%}
     {%- endif -%}
-    {%- do tideline.log_derivation(settings, state, frontier, null_keys) -%}
+    {%- do tideline.log_derivation(settings, state, frontier, null_keys, passes) -%}
     {%- do tideline.store_main('tideline: {} documents'.format(documents)) -%}
     {{ run_hooks(post_hooks) }}
 

@@ -8,8 +8,8 @@ parses; what the macros generate is tested for real by the python_tests suite.
 
 def _macro(name):
     def stand_in(*args, **kwargs):
-        if name == "transform":  # a derivation's transform: its publish lambda, the call block's body
-            return kwargs["caller"]() if "caller" in kwargs else ""
+        if name == "transform":  # a derivation's transform: its publish lambda, the call block's body (one statement each)
+            return kwargs["caller"]().rstrip() + ";\n" if "caller" in kwargs else ""
         if name == "task_insert":  # a continual task's insert block: its select
             return "insert into _tl_output\n" + kwargs["caller"]().strip() + ";"
         if name == "task_delete":  # a continual task's delete block: its condition
