@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import (ICEBERG_CATALOG, CrashPoints, Project, assert_rows_equal, end_to_end_property, project_copy, run_cuts,
-                     unfit_accepted)
+from harness import (ICEBERG_CATALOG, CrashPoints, Project, assert_rows_equal, end_to_end_property, extended_tier, project_copy,
+                     run_cuts, unfit_accepted)
 from reference_derivation import OWN, Derivation, Transform
 
 DERIVATION = Path(__file__).parent.parent / "examples" / "derivations"
@@ -807,6 +807,8 @@ def halved(transfers: list[dict]) -> list[dict]:
     return [{"id": t["id"] * 10 + step, "amount": t["amount"] / 2 ** step} for t in transfers for step in range(4)]
 
 
+@pytest.mark.formats("parquet", "delta", "iceberg")
+@pytest.mark.make_test_formats("delta")
 def test_a_cycle_settles_in_its_passes_and_one_that_needs_more_than_max_passes_is_refused(project, deps):
     """A transform that reads the derivation's own documents and publishes again until the id
     ends in 3: each transfer's chain is four documents long, so a run settles in five passes.
@@ -837,6 +839,29 @@ def test_a_cycle_settles_in_its_passes_and_one_that_needs_more_than_max_passes_i
         assert not [t for t in project.tables() if "__tl_pass_" in t], project.tables()
     finally:
         path.unlink()
+
+
+@pytest.mark.formats("parquet", "delta", "iceberg")
+@pytest.mark.make_test_formats("parquet")
+def test_a_crash_during_the_passes_then_a_rerun_equals_an_uninterrupted_run(project, deps, crash_report):
+    """transfer_fees, a first build and a run, each with a fee chain: each repeated until it
+    finishes, each attempt dying after a storage-changing statement no earlier attempt died
+    after (every one in the extended tier, every fourth of the model's in `make test`), the pass
+    tables' drops and creates among them; after each, the model equals the reference and no
+    pass table is left."""
+    project.reset_models()
+    points = CrashPoints(project, stride=None if extended_tier() else 4)
+    reference = fees_reference()
+    done: list[dict] = []
+    for batch, now in ((BATCHES[0], T0 + dt.timedelta(hours=1)), (BATCHES[1], T0 + dt.timedelta(hours=2))):
+        project.write_source("transfers", TRANSFERS, batch, replace=not done)
+        done += batch
+        points.until_done(lambda on_event: run(project, "transfer_fees", now, expect_success=False, on_event=on_event), f"run at {now}")
+        reference.run({"transfers": done}, now)
+        assert_rows_equal(derived_table(project, "transfer_fees", reference), reference.rows(), label=f"transfer_fees at {now}")
+        assert not [t for t in project.tables() if "__tl_pass_" in t], project.tables()
+    assert [key for key in points.crashed_after if "__tl_pass_" in key[1]], list(points.crashed_after)
+    crash_report(points.report(f"derivation passes ({project.file_format})"))
 
 
 # ---- bad input: refused before anything is written ---------------------------------------------
