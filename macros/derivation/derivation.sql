@@ -101,10 +101,19 @@
     {%- set publishers = settings.transforms | selectattr('publish') | list -%}
     {%- set committed = tideline.committed_runs_sql(settings.name) -%}
     with
-    {{- tideline._derivation_sources_ctes(settings, state, frontier, own) }}
-    {{- tideline._derivation_register_ctes(settings, plan, data, keys, committed, publishers) if settings.registers }}
-    {{- tideline._derivation_publish_ctes(settings, publishers) }}
+    {{- tideline._derivation_document_ctes(settings, state, frontier, plan, data, own) }}
     {{- tideline._derivation_rows_ctes(settings, plan, data, committed, publishers, publish_columns) }}
     {{ tideline._derivation_output_sql(settings, plan, data, keys, committed, publishers) }}
 {% endmacro %}
+
+{#- The run's documents and what their publish lambdas see, as CTEs: each transform's new
+    documents (src_<i>; `own`: the pass a transform over the derivation's own documents reads),
+    the registers' fold, and each publish lambda's rows (published_<i>). Shared by the run's
+    insert and by each pass over its own documents (own_document_passes.sql). -#}
+{% macro _derivation_document_ctes(settings, state, frontier, plan, data, own) %}
+    {%- set publishers = settings.transforms | selectattr('publish') | list -%}
+    {{- tideline._derivation_sources_ctes(settings, state, frontier, own) }}
+    {{- tideline._derivation_register_ctes(settings, plan, data, settings.register_keys, tideline.committed_runs_sql(settings.name), publishers) if settings.registers }}
+    {{- tideline._derivation_publish_ctes(settings, publishers) }}
+{%- endmacro %}
 

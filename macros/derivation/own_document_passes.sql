@@ -17,9 +17,7 @@
 {% macro derivation_pass_sql(settings, state, frontier, plan, publish_columns, data, own) %}
     {%- set publishers = settings.transforms | selectattr('publish') | list -%}
     with
-    {{- tideline._derivation_sources_ctes(settings, state, frontier, own) }}
-    {{- tideline._derivation_register_ctes(settings, plan, data, settings.register_keys, tideline.committed_runs_sql(settings.name), publishers) if settings.registers }}
-    {{- tideline._derivation_publish_ctes(settings, publishers) }}
+    {{- tideline._derivation_document_ctes(settings, state, frontier, plan, data, own) }}
     {{ tideline._derivation_published_cte(settings, publishers, publish_columns) }}
 
     pass_documents as (
