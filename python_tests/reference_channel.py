@@ -68,13 +68,19 @@ class Channel:
     realtime_after: dt.datetime | None = None
     frontier: dt.datetime | None = None
     missing_deletes: int = 0
+    arrival: str | None = None   # change_arrival_column: change rows read by this load time, not by changed_at
+    last_op: dict[Key, tuple] = field(default_factory=dict)   # key -> the order of the newest op applied to it
+    superseded: int = 0
 
     def run(self, now: dt.datetime, realtime: list[dict], changes: list[tuple[int, dict]], move_to: dt.datetime | None = None) -> None:
         """One run at `now`: `realtime` every row of the real-time source so far (read by load_tstamp), `changes`
         every change row so far as (writer, row). Nothing changes when it raises Refused.
 
         The change rows applied are those with a change time after the previous run's now, up
-        to this run's now."""
+        to this run's now (with `arrival`, those loaded then, whatever their change time: a row
+        committed behind an op already applied to its key changes nothing). A change row for an
+        item after mutable_time is refused: with `arrival` also one committed before a move
+        made its item stable and loaded after it."""
         boundary = self.mutable_time
         realtime = with_ids(realtime, "realtime", "", "load_tstamp")
         changes = [(w, c) for w in sorted({w for w, _ in changes})
@@ -82,7 +88,8 @@ class Channel:
         # the change time is the writer's clock: what it writes later carries a later time,
         # so every row up to now can be applied (in order) without waiting for idle writers
         frontier = max(self.frontier or dt.datetime.min, now)
-        changes = [(w, c) for w, c in changes if (self.frontier is None or c["changed_at"] > self.frontier) and c["changed_at"] <= frontier]
+        read = self.arrival or "changed_at"   # with change_arrival_column, a row loaded late is read when it is loaded
+        changes = [(w, c) for w, c in changes if (self.frontier is None or c[read] > self.frontier) and c[read] <= frontier]
         new_rt = [r for r in realtime if r["load_tstamp"] <= now and (self.realtime_after is None or r["load_tstamp"] > self.realtime_after)]
         early = [r for r in new_rt if boundary is not None and millis(r["item_time"]) <= boundary]
         if early:
@@ -94,9 +101,17 @@ class Channel:
         if late:
             raise Refused(f"{len(late)} change rows are for items after mutable_time")
         items = dict(self.items)
-        missing = 0
+        last_op = dict(self.last_op)
+        missing = superseded = 0
         for writer, c in sorted(changes, key=lambda wc: (wc[1]["changed_at"], wc[0], 0 if wc[1]["op"] == "delete" else 1, payload_json(wc[1]))):
             key = (millis(c["item_time"]), c["item_id"])
+            order = (c["changed_at"], writer, 0 if c["op"] == "delete" else 1, payload_json(c))
+            if key in last_op and last_op[key] > order:
+                # loaded late, behind an op already applied to its key: a rebuild applies it
+                # before that op, which overwrites it
+                superseded += 1
+                continue
+            last_op[key] = order
             if c["op"] == "delete":
                 if key in items:
                     del items[key]
@@ -128,6 +143,8 @@ class Channel:
         self.items = items
         self.frontier = frontier
         self.missing_deletes += missing
+        self.last_op = last_op
+        self.superseded += superseded
 
     # ---- epochs ----------------------------------------------------------------------------
     def epoch(self, epoch: str = "IMMUTABLE") -> list[dict]:

@@ -264,7 +264,7 @@ BAD_CHANNELS = {
                       "(as the Hub refuses ttlDays and maxItems)"),
     "bad_config_name": (GOOD + ", retention_day=30", SELECT,
                         "config retention_day is not a config of materialized='channel' (did you mean retention_days?); its "
-                        "configs: arrival_column, change_time, changes, checks, columns, compact_every, file_format, item_id, "
+                        "configs: arrival_column, change_arrival_column, change_time, changes, checks, columns, compact_every, file_format, item_id, "
                         "item_time, late_row_lookback, mutable_time, on_bad_rows, retention_days"),
     "bad_late_row_lookback": (GOOD + ", late_row_lookback='1w'", SELECT,
                               "late_row_lookback = 1w is invalid; accepted: a whole number and a unit, s, m, h or d (30m, 6h, 1d; "
@@ -278,7 +278,13 @@ BAD_CHANNELS = {
                         "<channel>__tl_quarantine with the reason and counted)"),
     "bad_columns": ("materialized='channel', columns={'op': 'string'}", SELECT,
                     "columns = op is invalid; accepted: payload columns other than the item time, the item id, the arrival "
-                    "column, item_date, op and the change time"),
+                    "column, item_date, op, the change time and the change arrival column"),
+    "bad_change_arrival": (GOOD + ", mutable_time='2025-01-01', change_arrival_column='loaded_at'", SELECT,
+                           "changes = hub.backfill_a is invalid; accepted: relations with the columns op, item_time, changed_at, item_id, "
+                           "loaded_at and the payload columns ({source}.backfill_a lacks loaded_at)"),
+    "bad_change_arrival_alone": ("materialized='channel', change_arrival_column='loaded_at'", SELECT,
+                                 "change_arrival_column = loaded_at is invalid; accepted: the load time column of the change relations, "
+                                 "on a channel with changes"),
     "bad_change_relation": (GOOD.replace("hub.backfill_a", "hub.realtime") + ", mutable_time='2025-01-01'",
                             "-- depends_on: {{ source('hub', 'backfill_a') }}\n" + SELECT,
                             "changes = hub.realtime is invalid; accepted: relations with the columns op, item_time, changed_at, "
@@ -501,6 +507,108 @@ def test_a_change_row_committed_behind_the_watermark_is_refused_or_set_aside_nev
         assert any(f"tideline: channel {name}: its columns changed since " in m for m in refused.messages), refused.messages
     finally:
         path.unlink()
+        project.reset()
+
+
+LOADED = CHANGES + ", loaded_at timestamp"
+LATE = ("materialized='channel', item_id='item_id', arrival_column='load_tstamp', columns={'value': 'int', 'label': 'string'}, "
+        "changes=['hub.backfill_a', 'hub.backfill_b'], change_arrival_column='loaded_at', mutable_time=var('channels__mutable_time')")
+LATE_SELECT = ("-- depends_on: {{ source('hub', 'backfill_a') }}, {{ source('hub', 'backfill_b') }}\n"
+               "select item_time, item_id, value, label, load_tstamp from {{ source('hub', 'realtime') }}")
+
+
+def loaded(op: str, time: dt.datetime, item_id: str, changed_at: dt.datetime, loaded_at: dt.datetime, value: int = 0) -> dict:
+    """A change row with its load time (the column change_arrival_column names)."""
+    return {**change(op, time, item_id, changed_at, value), "loaded_at": loaded_at}
+
+
+@pytest.mark.formats("parquet", "delta", "iceberg")
+@pytest.mark.make_test_formats("parquet")
+def test_change_rows_loaded_late_are_applied_where_a_rebuild_applies_them(runner, channel_project, file_format):
+    """Issue 36, item 4: with change_arrival_column a run reads the change rows loaded since the
+    last run, whatever their change time. Six rows loaded after the second run, five committed
+    before what it had applied: a late insert behind a delete already applied (x), a late insert
+    behind a deletion of an item that never existed (w, its tombstone), a late insert that ties
+    on change time with the other writer's insert already applied (v, writer order), a late
+    insert of a new key (z), a late delete after the key's insert (y), and one on time (u). The
+    items table is compacted at every run, so a compaction that dropped a deletion would let x
+    or w back. Each run's epochs equal the reference, which applies every row at its commit
+    time; the run row counts 5 loaded late, 3 superseded. Then a move makes s stable, and a
+    delete of s committed before the move and loaded after it is refused by name with nothing
+    changed; without it the next run applies a late update of z, and a rebuild gives the same
+    items."""
+    project = Project(runner, f"channel_late_{file_format}", file_format=file_format)
+    project.reset()
+    name = "tmp_late_changes"
+    models = {name: f"{{{{ config({LATE}) }}}}\n{LATE_SELECT}\n",
+              f"{name}_all": f"{{{{ config(materialized='view') }}}}\nselect * from {{{{ tideline.channel_items(ref('{name}'), 'ALL') }}}}\n"}
+    paths = [CHANNELS / "models" / f"{model}.sql" for model in models]
+    for path, text in zip(paths, models.values()):
+        path.write_text(text)
+    ref = Channel(M0, writers=WRITERS, arrival="loaded_at")
+    a: list[dict] = []
+    b: list[dict] = []
+    moved = t(28, 6, 30)
+
+    def write_sources() -> None:
+        project.write_source("backfill_a", LOADED, a, replace=True)
+        project.write_source("backfill_b", LOADED, b, replace=True)
+
+    def build(now: dt.datetime, mutable_time: dt.datetime = M0, *extra: str, expect_success: bool = True):
+        return project.dbt("run", "--select", name, f"{name}_all", *extra, project_dir=CHANNELS, expect_success=expect_success,
+                           vars={"channels__source": project.source_schema, "tideline__now": now.strftime("%Y-%m-%d %H:%M:%S"),
+                                 "channels__mutable_time": mutable_time.strftime("%Y-%m-%d %H:%M:%S"), **COMPACT_EVERY_RUN})
+
+    def step(now: dt.datetime, mutable_time: dt.datetime = M0) -> None:
+        ref.run(now, [], [(0, c) for c in a] + [(1, c) for c in b], move_to=None if mutable_time == ref.mutable_time else mutable_time)
+        write_sources()
+        build(now, mutable_time)
+        for model, epoch in ((name, "IMMUTABLE"), (f"{name}_all", "ALL")):
+            assert_rows_equal(project.table(model, COLUMNS), ref.epoch(epoch), label=f"{model} after the run at {now}")
+
+    def late_counts() -> list[tuple]:
+        return project.rows(f"select late_rows, late_rows_skipped from {project.fresh('tl_state')} "
+                            f"where model = '{name}' and kind = 'run' order by batch")
+
+    try:
+        empty_sources(project)
+        project.ensure_state(CHANNELS)
+        march = dt.datetime(2025, 3, 1)
+        a += [loaded("insert", t(28, 9), "x", t(28, 10), t(28, 10, 5), 1), loaded("insert", t(28, 8), "y", t(28, 11), t(28, 11, 5), 2)]
+        b += [loaded("delete", t(28, 7), "w", t(28, 12), t(28, 12, 5)), loaded("insert", t(27, 12), "v", t(28, 13), t(28, 13, 5), 4)]
+        step(march + dt.timedelta(hours=6))
+        a += [loaded("delete", t(28, 9), "x", march + dt.timedelta(hours=7), march + dt.timedelta(hours=7, minutes=5))]
+        step(march + dt.timedelta(hours=8))
+        nine = march + dt.timedelta(hours=9)
+        a += [loaded("insert", t(28, 9), "x", t(28, 14), nine, 9), loaded("insert", t(28, 6), "z", t(28, 15), nine, 5),
+              loaded("insert", t(27, 12), "v", t(28, 13), nine, 7)]
+        b += [loaded("delete", t(28, 8), "y", t(28, 16), nine), loaded("insert", t(28, 7), "w", t(28, 11, 30), nine, 6),
+              loaded("insert", t(28, 5), "u", march + dt.timedelta(hours=8, minutes=30), nine, 8),
+              loaded("insert", t(28, 10), "s", march + dt.timedelta(hours=9, minutes=30), march + dt.timedelta(hours=9, minutes=35), 3)]
+        step(march + dt.timedelta(hours=10))
+        assert ref.superseded == 3
+        assert late_counts() == [(0, 0), (0, 0), (5, 3)], late_counts()
+        step(march + dt.timedelta(hours=12), moved)
+        stable_delete = loaded("delete", t(28, 10), "s", march + dt.timedelta(hours=11), march + dt.timedelta(hours=13))
+        b.append(stable_delete)
+        write_sources()
+        with pytest.raises(Refused):
+            ref.run(march + dt.timedelta(hours=13, minutes=30), [], [(0, c) for c in a] + [(1, c) for c in b])
+        project.refused(f"tideline: channel {name}: 1 change rows were loaded after a move made their items stable (the first: "
+                        "writer hub.backfill_b, item 2025-02-28 10:00:00 s, committed 2025-03-01 11:00:00, loaded 2025-03-01 13:00:00, "
+                        "op \"delete\", loaded under mutable_time 2025-02-28 06:30:00): a stable item never changes again; nothing was "
+                        f"applied. With on_bad_rows='quarantine' the other change rows are applied and such rows set aside in {name}__tl_quarantine",
+                        lambda: build(march + dt.timedelta(hours=13, minutes=30), moved, expect_success=False))
+        b.remove(stable_delete)
+        a.append(loaded("insert", t(28, 6), "z", march + dt.timedelta(hours=11, minutes=30), march + dt.timedelta(hours=13), 10))
+        step(march + dt.timedelta(hours=13, minutes=30), moved)
+        assert late_counts()[-1] == (0, 0), late_counts()
+        build(march + dt.timedelta(hours=14), moved, "--full-refresh")
+        for model, epoch in ((name, "IMMUTABLE"), (f"{name}_all", "ALL")):
+            assert_rows_equal(project.table(model, COLUMNS), ref.epoch(epoch), label=f"{model} after a rebuild")
+    finally:
+        for path in paths:
+            path.unlink()
         project.reset()
 
 

@@ -14,16 +14,21 @@
         {'value': 'quarantine', 'means': 'the other change rows are applied, and each bad one is set aside once in <channel>__tl_quarantine with the reason and counted'}])) -}}
 {% endmacro %}
 
-{#- A change row's location as the decide query reports it (judged_ops' columns). -#}
-{% macro _change_location() %}
+{#- A change row's location as the decide query reports it (judged_ops' columns; with
+    change_arrival_column its load time and the boundary in force then too). -#}
+{% macro _change_location(settings) %}
+    {%- if settings.change_arrival -%}
+        {{- return("named_struct('writer', writer, 'item_time', cast(item_time as string), 'item_id', item_id, 'changed_at', cast(changed_at as string), 'op', op, 'in_force', cast(in_force as string), 'arrived_at', cast(arrived_at as string), 'in_force_on_arrival', cast(in_force_on_arrival as string))") -}}
+    {%- endif -%}
     {{- return("named_struct('writer', writer, 'item_time', cast(item_time as string), 'item_id', item_id, 'changed_at', cast(changed_at as string), 'op', op, 'in_force', cast(in_force as string))") -}}
 {% endmacro %}
 
 {#- That location as text: the writer (the change relation), the item's key, the commit time, the op
     (to_json leaves out a null id or op). -#}
 {% macro _change_located(settings, location) %}
-    {{- return("writer {}, item {} {}, committed {}, op {}".format(settings.changes[location.writer | int].name, location.item_time,
-        location.get('item_id') or '(no id)', location.changed_at, tideline.shown(location.get('op')))) -}}
+    {%- set loaded = ', loaded {}'.format(location.arrived_at) if location.get('arrived_at') else '' -%}
+    {{- return("writer {}, item {} {}, committed {}{}, op {}".format(settings.changes[location.writer | int].name, location.item_time,
+        location.get('item_id') or '(no id)', location.changed_at, loaded, tideline.shown(location.get('op')))) -}}
 {% endmacro %}
 
 {#- Under on_bad_rows='quarantine', the run's bad change rows (judged_ops, the CTE that decides
@@ -44,6 +49,7 @@
                 when 'op' then 'an op other than insert or delete'
                 when 'id' then 'a delete without the id of its item'
                 when 'after' then 'an item after the mutable_time in force when it was committed'
+                when 'stable' then 'an item a move made stable before the row was loaded'
             end as reason,
             found_row
         from judged_ops

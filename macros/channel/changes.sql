@@ -2,8 +2,8 @@
     reads, the change rows it applies and in which order, its one decision query
     (decide.sql) and the one select it writes (write_sql.sql). -#}
 
-{#- The change rows this run applies (after the previous frontier, up to this one), one
-    relation after the other, each row keyed and numbered in the order they are applied:
+{#- The change rows this run applies (after the previous frontier, up to this one: by change
+    time, or by load time with change_arrival_column, late_changes.sql), one relation after the other, each row keyed and numbered in the order they are applied:
     by change time, then the writer's place in config changes, then deletes before inserts,
     then the payload (so that ties are broken the same way in every run). found_row is the row
     as it is in its relation, as JSON, for the quarantine (bad_changes.sql); Spark reads it
@@ -15,11 +15,14 @@
         {{ tideline._item_payload(settings, 'c') }},
         lower(c.op) as op,
         c.{{ settings.change_time }} as changed_at,
+        {%- if settings.change_arrival %}
+        c.{{ settings.change_arrival }} as arrived_at,
+        {%- endif %}
         {{ loop.index0 }} as writer,
         to_json(struct(c.*)) as found_row
     from {{ c.source.rendered }} as c
-    where c.{{ settings.change_time }} <= {{ tideline.ts(frontier) }}
-        {%- if state.frontier %} and c.{{ settings.change_time }} > {{ tideline.ts(state.frontier) }}{% endif %}
+    where c.{{ c.commit_column }} <= {{ tideline.ts(frontier) }}
+        {%- if state.frontier %} and c.{{ c.commit_column }} > {{ tideline.ts(state.frontier) }}{% endif %}
     {{- '\n    union all' if not loop.last }}
     {%- endfor %}
 {%- endmacro %}
@@ -38,9 +41,13 @@
         {{ tideline._channel_ops_sql(settings, state, frontier) }}
     ),
 
-    -- each change row with the boundary in force when it was committed (boundary_history.sql)
+    -- each change row with the boundary in force when it was committed (boundary_history.sql),
+    -- and with change_arrival_column the one in force when it was loaded
     in_force_ops as (
         select *, {{ tideline.channel_boundary_at_sql(limits.history, limits.changes, 'changed_at') }} as in_force
+            {%- if settings.change_arrival %},
+            {{ tideline.channel_boundary_at_sql(limits.history, limits.changes, 'arrived_at') }} as in_force_on_arrival
+            {%- endif %}
         from raw_ops
     ),
 
@@ -51,9 +58,14 @@
                 when op not in ('insert', 'delete') or op is null then 'op'
                 when item_id is null then 'id'
                 when in_force is null or item_time > in_force then 'after'
+                {%- if settings.change_arrival %}
+                when item_time > in_force_on_arrival then 'stable'
+                {%- endif %}
             end as bad
         from in_force_ops
     ),
+
+    {{ tideline._channel_superseded_ctes(settings, items, state) }},
 
     ordered_ops as (
         select
@@ -64,8 +76,8 @@
                 order by changed_at, writer, case when op = 'delete' then 0 else 1 end, {{ tideline._payload_json(settings) }}
             ) as seq,
             count(*) over (partition by item_time, item_id) as ops_on_key
-        from judged_ops
-        where bad is null
+        from applied_ops
+        where not superseded
     ),
 
     existing as (
@@ -95,7 +107,8 @@
     changed as (
         select *
         from ops
-        where seq = ops_on_key and (op = 'insert' or existed_before_run)
+        where seq = ops_on_key
+            {%- if not settings.change_order %} and (op = 'insert' or existed_before_run){% endif %}
     )
 {%- endmacro %}
 

@@ -8,7 +8,9 @@
     columns too), so no reader's result changes. -#}
 
 {#- The rows readers keep of the item dates `where` selects, under the committed boundary
-    `boundary` (none: no mutable item is read), in the items table's column order `columns`. -#}
+    `boundary` (none: no mutable item is read), in the items table's column order `columns`; in a
+    table that keeps the change order, each mutable key's newest version even when it is a
+    deletion (a late change row is compared with it: late_changes.sql). -#}
 {% macro channel_kept_rows_sql(settings, items, columns, boundary, where='true') %}
     {%- set mutable_where -%}
         ({{ where }}) and {% if boundary is not none %}item_time <= {{ tideline.ts(boundary) }}{% else %}false{% endif %}
@@ -16,7 +18,7 @@
     {%- set sql -%}
         select {{ columns | join(', ') }} from ({{ tideline.channel_stable_items_sql(items, settings.name, where) }}) as stable_items
         union all
-        select {{ columns | join(', ') }} from ({{ tideline.channel_mutable_items_sql(items, settings.name, mutable_where) }}) as mutable_items
+        select {{ columns | join(', ') }} from ({{ tideline.channel_mutable_items_sql(items, settings.name, mutable_where, deletions=settings.change_order) }}) as mutable_items
     {%- endset -%}
     {{- return(sql) -}}
 {% endmacro %}

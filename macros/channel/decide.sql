@@ -4,8 +4,9 @@
     One row: real-time rows read, their newest time, those at or before mutable_time (min and
     max), real-time duplicates; change rows, those after the mutable_time in force when they were
     committed (limits.history, else limits.changes) or not insert/delete (a count, the first and
-    its boundary), deletes of items that did not exist, and the item dates the run
-    changes. -#}
+    its boundary), with change_arrival_column those for items made stable before they were
+    loaded, those loaded late and those superseded (late_changes.sql), deletes of items that did
+    not exist, and the item dates the run changes. -#}
 {% macro channel_decide_sql(settings, items, state, frontier, model_sql, limits) %}
     {%- set boundary = limits.realtime -%}
     {% set sql %}
@@ -40,14 +41,19 @@
                 count(*) as change_rows,
                 count_if(bad is not null) as rejected,
                 count_if(bad = 'op') as bad_ops,
-                to_json(min_by({{ tideline._change_location() }}, named_struct('c', changed_at, 'w', writer, 't', item_time, 'i', item_id))
+                to_json(min_by({{ tideline._change_location(settings) }}, named_struct('c', changed_at, 'w', writer, 't', item_time, 'i', item_id))
                     filter (where bad = 'op')) as first_bad_op,
                 count_if(bad = 'id') as no_ids,
-                to_json(min_by({{ tideline._change_location() }}, named_struct('c', changed_at, 'w', writer, 't', item_time, 'i', item_id))
+                to_json(min_by({{ tideline._change_location(settings) }}, named_struct('c', changed_at, 'w', writer, 't', item_time, 'i', item_id))
                     filter (where bad = 'id')) as first_no_id,
                 count_if(bad = 'after') as too_late,
-                to_json(min_by({{ tideline._change_location() }}, named_struct('c', changed_at, 'w', writer, 't', item_time, 'i', item_id))
-                    filter (where bad = 'after')) as first_too_late
+                to_json(min_by({{ tideline._change_location(settings) }}, named_struct('c', changed_at, 'w', writer, 't', item_time, 'i', item_id))
+                    filter (where bad = 'after')) as first_too_late,
+                count_if(bad = 'stable') as made_stable,
+                to_json(min_by({{ tideline._change_location(settings) }}, named_struct('c', changed_at, 'w', writer, 't', item_time, 'i', item_id))
+                    filter (where bad = 'stable')) as first_made_stable,
+                {{ tideline._late_changes_count_sql(settings, state) }} as late_changes,
+                (select count_if(superseded) from applied_ops) as superseded
             from judged_ops
         ),
 
@@ -60,7 +66,7 @@
         {%- endif %}
 
         select r.*,
-            {%- if frontier %} c.*, e.*{% else %} 0 as change_rows, 0 as rejected, 0 as bad_ops, null as first_bad_op, 0 as no_ids, null as first_no_id, 0 as too_late, null as first_too_late, 0 as missing_deletes, '' as change_dates{% endif %}
+            {%- if frontier %} c.*, e.*{% else %} 0 as change_rows, 0 as rejected, 0 as bad_ops, null as first_bad_op, 0 as no_ids, null as first_no_id, 0 as too_late, null as first_too_late, 0 as made_stable, null as first_made_stable, 0 as late_changes, 0 as superseded, 0 as missing_deletes, '' as change_dates{% endif %}
         from realtime_counts as r
         {%- if frontier %} cross join change_counts as c cross join change_effects as e{% endif %}
     {% endset %}
@@ -76,6 +82,8 @@
                 'bad_ops': row.bad_ops | int, 'first_bad_op': fromjson(row.first_bad_op or 'null'),
                 'no_ids': row.no_ids | int, 'first_no_id': fromjson(row.first_no_id or 'null'),
                 'too_late': row.too_late | int, 'first_too_late': fromjson(row.first_too_late or 'null'),
+                'made_stable': row.made_stable | int, 'first_made_stable': fromjson(row.first_made_stable or 'null'),
+                'late_changes': row.late_changes | int, 'superseded': row.superseded | int,
                 'missing_deletes': row.missing_deletes | int,
                 'change_dates': (row.change_dates or '').split(',') | reject('equalto', '') | list}) -}}
 {% endmacro %}
@@ -103,5 +111,9 @@
     {%- elif run.too_late > 0 -%}
         {{ tideline._channel_refusal(settings.name, "{} change rows are for a channel without mutable_time (the first: {}): give it a mutable_time to change its history{}".format(
             run.too_late, tideline._change_located(settings, run.first_too_late), fix)) }}
+    {%- endif -%}
+    {%- if run.made_stable > 0 -%}
+        {{ tideline._channel_refusal(settings.name, "{} change rows were loaded after a move made their items stable (the first: {}, loaded under mutable_time {}): a stable item never changes again{}".format(
+            run.made_stable, tideline._change_located(settings, run.first_made_stable), tideline._millis_text(run.first_made_stable.in_force_on_arrival), fix)) }}
     {%- endif -%}
 {% endmacro %}

@@ -1,8 +1,9 @@
 {#- Mutable time: a channel's items as committed, and its view. -#}
 
 {#- The mutable items as committed: the newest committed version of each key, unless it is a
-    deletion. `where` narrows the versions read (item_date first, so that it prunes). -#}
-{% macro channel_mutable_items_sql(items, model_name, where='true') %}
+    deletion (`deletions`: deletions too, late_changes.sql). `where` narrows the versions read
+    (item_date first, so that it prunes). -#}
+{% macro channel_mutable_items_sql(items, model_name, where='true', deletions=false) %}
     select * from (
         select
             *,
@@ -10,7 +11,7 @@
         from {{ items }}
         where not _tl_stable and _tl_run in ({{ tideline.committed_runs_sql(model_name) }}) and ({{ where }})
     ) as versions
-    where tl_newest = 1 and not _tl_deleted
+    where tl_newest = 1{% if not deletions %} and not _tl_deleted{% endif %}
 {%- endmacro %}
 
 {#- The stable items: their stable rows of committed runs. -#}

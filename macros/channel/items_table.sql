@@ -1,6 +1,9 @@
 {#- Mutable time: the channel's items table, created, and trimmed by retention_days. -#}
 
-{#- The empty items table, with the channel's columns. -#}
+{#- The empty items table, with the channel's columns. Each version records the commit time and
+    the writer (its place in config changes) of the change row that wrote it (_tl_changed_at,
+    _tl_writer: null for real-time items and stable copies), so that a change row loaded late
+    is applied only where a rebuild would apply it (late_changes.sql). -#}
 {% macro create_channel_items(settings, items) %}
     {% call statement('create_items', fetch_result=false) %}
         create table {{ items }} (
@@ -13,6 +16,8 @@
             _tl_stable boolean,
             _tl_batch timestamp,
             _tl_run string,
+            _tl_changed_at timestamp,
+            _tl_writer int,
             item_date date
         )
         using {{ tideline.model_file_format(settings.name) }}
@@ -51,11 +56,15 @@
     position) must follow: dbt does not keep a config mapping's order across parses (a partial
     parse can give the mapping in another order than a full one), so the declared order is not
     the stored one. A payload whose columns or types differ from the table's is refused before
-    anything is written: its layout changed, and only a rebuild can write the new one. -#}
+    anything is written: its layout changed, and only a rebuild can write the new one. Records
+    in settings.change_order whether the table keeps each version's change order (a table of
+    an earlier version of tideline does not). -#}
 {% macro align_channel_payload(settings, items) %}
-    {%- set own = ['item_time', 'item_id', '_tl_deleted', '_tl_stable', '_tl_batch', '_tl_run', 'item_date'] -%}
+    {%- set own = ['item_time', 'item_id', '_tl_deleted', '_tl_stable', '_tl_batch', '_tl_run', '_tl_changed_at', '_tl_writer', 'item_date'] -%}
     {%- set stored = [] -%}
-    {%- for c in adapter.get_columns_in_relation(items) if (c.name | lower) not in own -%}
+    {%- set columns = adapter.get_columns_in_relation(items) -%}
+    {%- do settings.update({'change_order': '_tl_changed_at' in columns | map(attribute='name') | map('lower') | list}) -%}
+    {%- for c in columns if (c.name | lower) not in own -%}
         {%- do stored.append([c.name | lower, tideline.type_name(c.data_type)]) -%}
     {%- endfor -%}
     {%- set aligned = tideline.in_stored_order(settings.payload, stored) -%}

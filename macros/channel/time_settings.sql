@@ -40,6 +40,9 @@
     {%- if raw_changes is string or raw_changes is mapping or raw_changes is not iterable -%}
         {{ tideline._channel_error(model_name, 'changes', raw_changes, "a list of change relations: models or seeds, or 'source_name.table_name'") }}
     {%- endif -%}
+    {%- if names.change_arrival_column and not raw_changes -%}
+        {{ tideline._channel_error(model_name, 'change_arrival_column', names.change_arrival_column, "the load time column of the change relations, on a channel with changes") }}
+    {%- endif -%}
     {%- set changes = [] -%}
     {%- for name in raw_changes -%}
         {%- set relation = tideline._input_relation(name) -%}
@@ -48,13 +51,14 @@
             {{ tideline._channel_error(model_name, 'changes', name, "existing relations ({} does not exist)".format(relation)) }}
         {%- endif -%}
         {%- set columns = tideline.column_names(found) -%}
-        {%- set keys = ['op', names.item_time, names.change_time] + ([names.item_id] if names.item_id else []) -%}
+        {%- set keys = ['op', names.item_time, names.change_time] + ([names.item_id] if names.item_id else [])
+                       + ([names.change_arrival_column] if names.change_arrival_column else []) -%}
         {%- set missing = (keys + payload | map('first') | list) | reject('in', columns) | list -%}
         {%- if missing -%}
             {{ tideline._channel_error(model_name, 'changes', name, "relations with the columns {} and the payload columns ({} lacks {})".format(
                 keys | join(', '), found, missing | join(', '))) }}
         {%- endif -%}
-        {%- do changes.append({'name': name, 'source': {'rendered': found | string}, 'commit_column': names.change_time, 'delay': 0, 'clock': true, 'counted': false,
+        {%- do changes.append({'name': name, 'source': {'rendered': found | string}, 'commit_column': names.change_arrival_column or names.change_time, 'delay': 0, 'clock': true, 'counted': false,
                                'relation': found, 'key_columns': [names.item_id or names.item_time]}) -%}
     {%- endfor -%}
     {{- return(changes) -}}

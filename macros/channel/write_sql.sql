@@ -39,7 +39,8 @@
 {%- endmacro %}
 
 {#- Everything a run writes, as one select: real-time items (stable), the changed keys'
-    versions (mutable), and the copies a move makes (stable), with the commit columns. -#}
+    versions (mutable), and the copies a move makes (stable), with the commit columns (and, in
+    a table that keeps it, each version's change order: items_table.sql). -#}
 {% macro channel_write_sql(settings, items, state, frontier, model_sql, move, limits) %}
     {%- set now = tideline.now() -%}
     {%- set payload = settings.payload | map('first') | join(', ') -%}
@@ -56,20 +57,27 @@
     )
 
     -- real-time items: stable as they arrive
-    select item_time, item_id, {{ payload }}, false as _tl_deleted, true as _tl_stable, {{ commit }}, to_date(item_time) as item_date
+    select item_time, item_id, {{ payload }}, false as _tl_deleted, true as _tl_stable, {{ commit }},{{ tideline._channel_order_columns(settings) }} to_date(item_time) as item_date
     from ({{ tideline._channel_realtime_new_sql(settings, items, state) }}) as r
     {%- if frontier %}
 
     -- the changed keys: their new version (mutable)
     union all
-    select item_time, item_id, {{ payload }}, op = 'delete' as _tl_deleted, false as _tl_stable, {{ commit }}, item_date
+    select item_time, item_id, {{ payload }}, op = 'delete' as _tl_deleted, false as _tl_stable, {{ commit }},{{ tideline._channel_order_columns(settings, 'changed_at', 'writer') }} item_date
     from changed
     {%- endif %}
     {%- if move %}
 
     -- the items the move makes stable: their stable copy
     union all
-    select item_time, item_id, {{ payload }}, false as _tl_deleted, true as _tl_stable, {{ commit }}, item_date
+    select item_time, item_id, {{ payload }}, false as _tl_deleted, true as _tl_stable, {{ commit }},{{ tideline._channel_order_columns(settings) }} item_date
     from ({{ tideline._channel_moving_items_sql(settings, items, state, move, frontier is not none) }}) as moving
     {%- endif %}
 {%- endmacro %}
+
+{#- The change order columns of a version (_tl_changed_at, _tl_writer: null for a stable row),
+    each followed by a comma, in a table that keeps them; nothing in one that does not. -#}
+{% macro _channel_order_columns(settings, changed_at=none, writer=none) %}
+    {%- if not settings.change_order -%}{{ return('') }}{%- endif -%}
+    {{- return(' {} as _tl_changed_at, {} as _tl_writer,'.format(changed_at or 'cast(null as timestamp)', writer or 'cast(null as int)')) -}}
+{% endmacro %}

@@ -14,7 +14,7 @@
                        'max_passes'],
         'continual_task': ['columns', 'inputs', 'references', 'snapshot', 'on_definition_change', 'on_bad_rows', 'late_row_lookback'],
         'channel': ['columns', 'item_time', 'item_id', 'change_time', 'arrival_column', 'mutable_time',
-                    'retention_days', 'checks', 'changes', 'on_bad_rows', 'late_row_lookback'],
+                    'retention_days', 'checks', 'changes', 'on_bad_rows', 'late_row_lookback', 'change_arrival_column'],
         'mutability': mutability, 'immutable': mutability, 'full_mutation': mutability,
         'append_only': mutability, 'ds_append_only': mutability} -%}
     {{- return(keys.get(materialized, []) + ['file_format', 'compact_every']) -}}

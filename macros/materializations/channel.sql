@@ -20,7 +20,10 @@
     {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
     {%- set existing_items = tideline.find_stored_table(items, format, should_full_refresh()) -%}
     {%- set rebuild = should_full_refresh() or existing_items is none -%}
-    {%- if not rebuild -%}{%- do tideline.align_channel_payload(settings, existing_items) -%}{%- endif -%}
+    {%- if not rebuild -%}
+        {%- do tideline.align_channel_payload(settings, existing_items) -%}
+        {%- do tideline.refuse_late_changes_without_order(settings, items) -%}
+    {%- endif -%}
 
     {#- tl_state: on-run-start creates it, but dbt leaves out a package's hooks when all of its models are disabled -#}
     {%- if not tideline.state_table_known() -%}{%- do tideline.ensure_state_tables() -%}{%- endif -%}
@@ -80,10 +83,11 @@
         {%- do tideline.commit_run(settings.name, {'kind': 'run', 'batch': tideline.now(),
             'realtime_after': run.realtime_newest or state.realtime_after, 'mutable_time': bound.boundary,
             'watermark': frontier or state.frontier, 'rows_read': run.realtime_rows + run.change_rows,
-            'rows_written': run.realtime_items + run.change_rows - run.rejected, 'duplicates_dropped': run.realtime_rows - run.realtime_items,
+            'rows_written': run.realtime_items + run.change_rows - run.rejected - run.superseded, 'duplicates_dropped': run.realtime_rows - run.realtime_items,
             'rows_rejected': run.rejected,
             'missing_deletes': run.missing_deletes, 'days_processed': run.change_dates | length,
-            'rows_behind_watermark': reached.behind.values() | sum(attribute='rows') if reached else 0},
+            'rows_behind_watermark': reached.behind.values() | sum(attribute='rows') if reached else 0,
+            'late_rows': run.late_changes, 'late_rows_skipped': run.superseded},
             date_rows=(tideline.channel_move_rows(stored.history) if rebuild else [])
                       + (tideline.input_state_rows(settings.changes, frontier, reached, settings.late_row_lookback) if frontier else []),
             replace=rebuild, files=state.state_files) -%}
