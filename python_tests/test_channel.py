@@ -249,6 +249,78 @@ def test_any_interleaving_of_writers_and_moves_split_into_runs_equals_the_refere
         project.reset()
 
 
+LOADED = CHANGES + ", loaded_at timestamp"
+LATE = ("materialized='channel', item_id='item_id', arrival_column='load_tstamp', columns={'value': 'int', 'label': 'string'}, "
+        "changes=['hub.backfill_a', 'hub.backfill_b'], change_arrival_column='loaded_at', mutable_time=var('channels__mutable_time')")
+LATE_SELECT = ("-- depends_on: {{ source('hub', 'backfill_a') }}, {{ source('hub', 'backfill_b') }}\n"
+               "select item_time, item_id, value, label, load_tstamp from {{ source('hub', 'realtime') }}")
+
+
+def loaded(op: str, time: dt.datetime, item_id: str, changed_at: dt.datetime, loaded_at: dt.datetime, value: int = 0) -> dict:
+    """A change row with its load time (the column change_arrival_column names)."""
+    return {**change(op, time, item_id, changed_at, value), "loaded_at": loaded_at}
+
+
+@end_to_end_property(make_test=1)
+@given(history=events, runs=st.integers(2, 4), seed=st.randoms(use_true_random=False))
+def test_any_split_with_change_rows_loaded_late_equals_the_reference(runner, channel_project, history, runs, seed):
+    """Issue 36, items 4 and 7: a random history of channel_histories split into runs, as above,
+    with change_arrival_column: each change row is loaded with its run or, one in three, with a
+    later run (loaded late, behind what was applied: superseded, applied in its place, or, for
+    an item a move made stable meanwhile, refused). After every run the epochs equal the
+    reference, which reads the rows by load time and applies each at its commit time; a run the
+    reference refuses is refused and ends the example, with the epochs as before it."""
+    project = Project(runner, "channel_late_property")
+    project.reset()
+    name = "tmp_late_property"
+    models = {name: f"{{{{ config({LATE}) }}}}\n{LATE_SELECT}\n",
+              f"{name}_all": f"{{{{ config(materialized='view') }}}}\nselect * from {{{{ tideline.channel_items(ref('{name}'), 'ALL') }}}}\n"}
+    paths = [CHANNELS / "models" / f"{model}.sql" for model in models]
+    for path, text in zip(paths, models.values()):
+        path.write_text(text)
+    try:
+        project.write_source("realtime", REALTIME, [], replace=True)
+        for writer in ("backfill_a", "backfill_b"):
+            project.write_source(writer, LOADED, [], replace=True)
+        ref = Channel(M0, writers=WRITERS, arrival="loaded_at")
+        cuts, runs_ = channel_runs(history, runs, seed, WRITERS)
+        loads: list[tuple[list, list]] = [([], []) for _ in runs_]   # each run's rows of writers A and B
+        late = 0
+        for i, step in enumerate(runs_):
+            for w, rows in enumerate((step.a, step.b)):
+                for row in rows:
+                    j = i if i == len(runs_) - 1 or seed.random() < 2 / 3 else seed.randint(i + 1, len(runs_) - 1)
+                    late += j > i
+                    loads[j][w].append({**row, "loaded_at": row["changed_at"] if j == i else runs_[j].now - dt.timedelta(seconds=10)})
+        realtime: list[dict] = []
+        changes: list[tuple[int, dict]] = []
+        for i, step in enumerate(runs_):
+            a, b = loads[i]
+            project.write_source("realtime", REALTIME, step.realtime)
+            project.write_source("backfill_a", LOADED, a)
+            project.write_source("backfill_b", LOADED, b)
+            realtime += step.realtime
+            changes += [(0, c) for c in a] + [(1, c) for c in b]
+            vars = {"channels__source": project.source_schema, "tideline__now": step.now.strftime("%Y-%m-%d %H:%M:%S")}
+            try:
+                ref.run(step.now, realtime, changes, step.move_to)
+            except Refused:
+                target = step.move_to or ref.mutable_time
+                result = project.dbt("run", "--select", name, f"{name}_all", project_dir=CHANNELS, expect_success=False,
+                                     vars={**vars, "channels__mutable_time": target.strftime("%Y-%m-%d %H:%M:%S")})
+                assert not result.success, f"the reference refused the run at {step.now}, tideline did not"
+                break
+            project.dbt("run", "--select", name, f"{name}_all", project_dir=CHANNELS,
+                        vars={**vars, "channels__mutable_time": ref.mutable_time.strftime("%Y-%m-%d %H:%M:%S")})
+        label = f"after {len(history)} events in runs cut at {cuts}, {late} change rows loaded late"
+        for model, epoch in ((name, "IMMUTABLE"), (f"{name}_all", "ALL")):
+            assert_rows_equal(project.table(model, COLUMNS), ref.epoch(epoch), label=f"{model} {label}")
+    finally:
+        for path in paths:
+            path.unlink()
+        project.reset()
+
+
 # ---- bad input: refused before anything is written, naming the channel and the value ----------
 
 GOOD = ("materialized='channel', item_id='item_id', arrival_column='load_tstamp', columns={'value': 'int', 'label': 'string'}, "
@@ -282,7 +354,7 @@ BAD_CHANNELS = {
     "bad_change_arrival": (GOOD + ", mutable_time='2025-01-01', change_arrival_column='loaded_at'", SELECT,
                            "changes = hub.backfill_a is invalid; accepted: relations with the columns op, item_time, changed_at, item_id, "
                            "loaded_at and the payload columns ({source}.backfill_a lacks loaded_at)"),
-    "bad_change_arrival_alone": ("materialized='channel', change_arrival_column='loaded_at'", SELECT,
+    "bad_change_arrival_alone": ("materialized='channel', columns={'value': 'int'}, change_arrival_column='loaded_at'", SELECT,
                                  "change_arrival_column = loaded_at is invalid; accepted: the load time column of the change relations, "
                                  "on a channel with changes"),
     "bad_change_relation": (GOOD.replace("hub.backfill_a", "hub.realtime") + ", mutable_time='2025-01-01'",
@@ -508,18 +580,6 @@ def test_a_change_row_committed_behind_the_watermark_is_refused_or_set_aside_nev
     finally:
         path.unlink()
         project.reset()
-
-
-LOADED = CHANGES + ", loaded_at timestamp"
-LATE = ("materialized='channel', item_id='item_id', arrival_column='load_tstamp', columns={'value': 'int', 'label': 'string'}, "
-        "changes=['hub.backfill_a', 'hub.backfill_b'], change_arrival_column='loaded_at', mutable_time=var('channels__mutable_time')")
-LATE_SELECT = ("-- depends_on: {{ source('hub', 'backfill_a') }}, {{ source('hub', 'backfill_b') }}\n"
-               "select item_time, item_id, value, label, load_tstamp from {{ source('hub', 'realtime') }}")
-
-
-def loaded(op: str, time: dt.datetime, item_id: str, changed_at: dt.datetime, loaded_at: dt.datetime, value: int = 0) -> dict:
-    """A change row with its load time (the column change_arrival_column names)."""
-    return {**change(op, time, item_id, changed_at, value), "loaded_at": loaded_at}
 
 
 @pytest.mark.formats("parquet", "delta", "iceberg")

@@ -1,31 +1,6 @@
 {#- A channel run's SQL (see macros/channel/channel.sql for the model): the real-time rows it
-    reads, the change rows it applies and in which order, its one decision query
-    (decide.sql) and the one select it writes (write_sql.sql). -#}
-
-{#- The change rows this run applies (after the previous frontier, up to this one: by change
-    time, or by load time with change_arrival_column, late_changes.sql), one relation after the other, each row keyed and numbered in the order they are applied:
-    by change time, then the writer's place in config changes, then deletes before inserts,
-    then the payload (so that ties are broken the same way in every run). found_row is the row
-    as it is in its relation, as JSON, for the quarantine (bad_changes.sql); Spark reads it
-    only there. -#}
-{% macro _channel_ops_sql(settings, state, frontier) %}
-    {%- for c in settings.changes %}
-    select
-        {{ tideline._item_key(settings, 'c', {'kind': 'change', 'writer': c.name, 'at': settings.change_time}) }},
-        {{ tideline._item_payload(settings, 'c') }},
-        lower(c.op) as op,
-        c.{{ settings.change_time }} as changed_at,
-        {%- if settings.change_arrival %}
-        c.{{ settings.change_arrival }} as arrived_at,
-        {%- endif %}
-        {{ loop.index0 }} as writer,
-        to_json(struct(c.*)) as found_row
-    from {{ c.source.rendered }} as c
-    where c.{{ c.commit_column }} <= {{ tideline.ts(frontier) }}
-        {%- if state.frontier %} and c.{{ c.commit_column }} > {{ tideline.ts(state.frontier) }}{% endif %}
-    {{- '\n    union all' if not loop.last }}
-    {%- endfor %}
-{%- endmacro %}
+    reads, the change rows it applies (read in change_rows.sql) and in which order, for its one
+    decision query (decide.sql) and the one select it writes (write_sql.sql). -#}
 
 {#- The CTEs of a run's changes: `judged_ops` (every change row read, with the boundary in force
     when it was committed, `in_force`, and what is wrong with it, `bad`: 'op' for an op other than

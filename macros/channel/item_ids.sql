@@ -6,7 +6,8 @@
     relation's name as config changes lists it, commit time the change time), the times as UTC
     epoch milliseconds, and the occurrence numbering identical writes of one commit time
     (1, 2, ...). So identical payloads written as separate inserts stay separate items, and a
-    rerun or a rebuild, which reads each commit time's writes together, gives them the same ids.
+    rerun or a rebuild, which reads each commit time's writes together, gives them the same ids
+    (with change_arrival_column, in the order they were loaded: changes.sql).
     A delete names its item by id: a delete without one is a bad change row (bad_changes.sql). -#}
 
 {#- An item's key from a relation `alias`: the item time truncated to the millisecond, and the
@@ -28,7 +29,8 @@
 {%- endmacro %}
 
 {#- The id of a write (see above): the occurrence numbers the rows of `alias` alike in commit
-    time, item time, payload and (given ids) a null id. -#}
+    time, item time, payload and (given ids) a null id, in the order of `write.order` (a column:
+    the change relations' load time, late_changes.sql) when given. -#}
 {% macro _write_id_sql(settings, alias, write) %}
     {%- set at = 'unix_millis({}.{})'.format(alias, write.at) -%}
     {%- set t = 'unix_millis({}.{})'.format(alias, settings.item_time) -%}
@@ -37,7 +39,7 @@
     {% set sql %}
         sha2(concat_ws('|', {{ tideline.literal(write.kind) }}, {{ tideline.literal(write.writer) }},
             cast({{ at }} as string), cast({{ t }} as string), {{ payload }},
-            cast(row_number() over (partition by {{ alike | join(', ') }} order by {{ at }}) as string)), 256)
+            cast(row_number() over (partition by {{ alike | join(', ') }} order by {{ '{}.{}'.format(alias, write.order) if write.get('order') else at }}) as string)), 256)
     {%- endset %}
     {{- return(sql | trim) -}}
 {% endmacro %}
