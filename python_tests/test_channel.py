@@ -672,6 +672,46 @@ def test_change_rows_loaded_late_are_applied_where_a_rebuild_applies_them(runner
         project.reset()
 
 
+def test_change_arrival_column_on_an_items_table_built_before_it_is_refused_until_a_rebuild(runner, channel_project):
+    """An items table of an earlier version of tideline keeps no change order (no _tl_changed_at,
+    _tl_writer: here rebuilt by hand without them): setting change_arrival_column on its channel
+    is refused by name with nothing changed, and a --full-refresh builds the table anew, with
+    them, and applies the rows."""
+    project = Project(runner, "channel_old_items")
+    project.reset()
+    name = "tmp_old_items"
+    path = CHANNELS / "models" / f"{name}.sql"
+    plain = LATE.replace(", change_arrival_column='loaded_at'", "")
+
+    def build(*extra: str, expect_success: bool = True):
+        return project.dbt("run", "--select", name, *extra, project_dir=CHANNELS, expect_success=expect_success,
+                           vars={"channels__source": project.source_schema, "tideline__now": "2025-03-01 08:00:00",
+                                 "channels__mutable_time": M0.strftime("%Y-%m-%d %H:%M:%S")})
+
+    try:
+        project.write_source("realtime", REALTIME, [], replace=True)
+        row = loaded("insert", t(28, 9), "x", t(28, 10), t(28, 10, 5), 1)
+        for writer, rows in (("backfill_a", [row]), ("backfill_b", [])):
+            project.write_source(writer, LOADED, rows, replace=True)
+        path.write_text(f"{{{{ config({plain}) }}}}\n{LATE_SELECT}\n")
+        build()
+        items = project.fresh(f"{name}__tl_items")
+        old = ("item_time", "item_id", "value", "label", "_tl_deleted", "_tl_stable", "_tl_batch", "_tl_run", "item_date")
+        project.runner.execute(f"create table {items}_old using parquet partitioned by (item_date) as select {', '.join(old)} from {items}")
+        project.runner.execute(f"drop table {items}")
+        project.runner.execute(f"alter table {items}_old rename to {items}")
+        path.write_text(f"{{{{ config({LATE}) }}}}\n{LATE_SELECT}\n")
+        project.refused(f"tideline: channel {name}: change_arrival_column = loaded_at needs {items} to keep each version's change "
+                        "time, which a table built by an earlier version of tideline does not; nothing was written. Rebuild it with "
+                        f"dbt run --full-refresh --select {name}", lambda: build(expect_success=False))
+        build("--full-refresh")
+        assert "_tl_changed_at" in [c[0] for c in project.rows(f"describe {items}")]
+        assert_rows_equal(project.table(f"{name}__tl_items", COLUMNS), [{k: row[k] for k in COLUMNS}], label="the rebuilt items")
+    finally:
+        path.unlink()
+        project.reset()
+
+
 def test_writes_without_an_id_stay_separate_items_whose_ids_a_rebuild_keeps(runner, channel_project):
     """Issue 36, item 5: as the Hub gives every write its own key, a channel without item_id
     keeps identical payloads written as separate inserts as separate items, each with the id of

@@ -10,7 +10,9 @@ facts, and a random history of channel_histories (the same histories as the end-
 property test in test_channel.py) is run run by run in this process's SparkSession: the
 sources, the items table and tl_state are temporary views, each run's rows are appended to the
 items as committed (and, when the case compacts, replaced every compact_every-th run that
-wrote by the rows `channel_kept_rows_sql` keeps, which must be the ALL epoch row for row), and
+wrote by the rows `channel_kept_rows_sql` keeps, which must be the ALL epoch row for row and
+one deletion per deleted mutable key, its newest version: the items table keeps the change
+order, as tideline creates it), and
 after every run the three epochs (ALL, MUTABLE, IMMUTABLE) must equal reference_channel's, as must the run's count of deletes of missing items; after the last run,
 the next and previous items of each epoch from a key (`epoch_key_where`, `epoch_ordered_sql`:
 what `channel_next` and `channel_previous` run), by time and by item. The orchestration
@@ -40,7 +42,7 @@ NAME = "fast_channel"
 PAYLOAD = {"value": "int", "label": "string"}
 COLUMNS = ["item_time", "item_id", "value", "label"]
 ITEMS = {"item_time": "timestamp", "item_id": "string", **PAYLOAD, "_tl_deleted": "boolean", "_tl_stable": "boolean",
-         "_tl_batch": "timestamp", "_tl_run": "string", "item_date": "date"}
+         "_tl_batch": "timestamp", "_tl_run": "string", "_tl_changed_at": "timestamp", "_tl_writer": "int", "item_date": "date"}
 REALTIME = {"item_time": "timestamp", "item_id": "string", **PAYLOAD, "load_tstamp": "timestamp"}
 CHANGES = {"op": "string", "item_time": "timestamp", "item_id": "string", **PAYLOAD, "changed_at": "timestamp"}
 STATE = {"model": "string", "kind": "string", "run_id": "string", "batch": "timestamp", "mutable_time": "timestamp"}
@@ -81,7 +83,8 @@ TEMPLATE = """
 {%- do changes.append({'name': writer, 'source': {'rendered': 'fast_channel_' ~ writer}, 'commit_column': 'changed_at', 'delay': 0, 'clock': true}) -%}
 {%- endfor -%}
 {%- set settings = {'name': 'NAME', 'payload': PAYLOAD, 'item_time': 'item_time', 'item_id': 'item_id', 'change_time': 'changed_at',
-                    'arrival': 'load_tstamp', 'mutable_time': 'M0', 'retention_days': none, 'checks': {}, 'on_bad_rows': 'fail', 'changes': changes} -%}
+                    'arrival': 'load_tstamp', 'mutable_time': 'M0', 'retention_days': none, 'checks': {}, 'on_bad_rows': 'fail', 'changes': changes,
+                    'change_arrival': none, 'change_order': true} -%}
 {%- set items = 'fast_channel_items' -%}
 {%- set model_sql = 'select item_time, item_id, value, label, load_tstamp from fast_channel_realtime' -%}
 -- STATE {{ tideline.state_table() }}
@@ -245,8 +248,12 @@ def test_runs_of_a_random_history_give_the_references_epochs(project, run_sql, c
             if every and wrote and not first and state["runs"] % every == 0:   # channel_compaction_due
                 items = named_rows(runner, with_times(run_sql.kept, {"mutable_time": wanted}))
                 temp_view(runner, "fast_channel_items", ITEMS, items)
-                assert rows_equal([{c: r[c] for c in COLUMNS} for r in items], ref.epoch("ALL")), \
-                    f"{label}: the compacted items are not the ALL epoch\n{items}\n!= {ref.epoch('ALL')}"
+                live = [{c: r[c] for c in COLUMNS} for r in items if not r["_tl_deleted"]]
+                assert rows_equal(live, ref.epoch("ALL")), f"{label}: the compacted items are not the ALL epoch\n{items}\n!= {ref.epoch('ALL')}"
+                # and one deletion per deleted mutable key, its newest version (late_changes.sql)
+                deleted = [(r["item_time"], r["item_id"]) for r in items if r["_tl_deleted"]]
+                assert len(deleted) == len(set(deleted)) and not set(deleted) & {(r["item_time"], r["item_id"]) for r in live}, \
+                    f"{label}: the deletions kept by the compaction: {deleted}"
 
         got = named_rows(runner, epochs)
         for epoch in EPOCHS:
