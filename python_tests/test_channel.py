@@ -258,6 +258,17 @@ LATE_SELECT = ("-- depends_on: {{ source('hub', 'backfill_a') }}, {{ source('hub
                "select item_time, item_id, value, label, load_tstamp from {{ source('hub', 'realtime') }}")
 
 
+def write_late_channel(name: str) -> list[Path]:
+    """A channel `name` with change_arrival_column (LATE) in examples/channels, and a view of its
+    ALL epoch, `<name>_all`: the paths of their model files, for the test to remove."""
+    models = {name: f"{{{{ config({LATE}) }}}}\n{LATE_SELECT}\n",
+              f"{name}_all": f"{{{{ config(materialized='view') }}}}\nselect * from {{{{ tideline.channel_items(ref('{name}'), 'ALL') }}}}\n"}
+    paths = [CHANNELS / "models" / f"{model}.sql" for model in models]
+    for path, text in zip(paths, models.values()):
+        path.write_text(text)
+    return paths
+
+
 def loaded(op: str, time: dt.datetime, item_id: str, changed_at: dt.datetime, loaded_at: dt.datetime, value: int = 0) -> dict:
     """A change row with its load time (the column change_arrival_column names)."""
     return {**change(op, time, item_id, changed_at, value), "loaded_at": loaded_at}
@@ -278,11 +289,7 @@ def test_any_split_with_change_rows_loaded_late_equals_the_reference(runner, cha
     project = Project(runner, "channel_late_property")
     project.reset()
     name = "tmp_late_property"
-    models = {name: f"{{{{ config({LATE}) }}}}\n{LATE_SELECT}\n",
-              f"{name}_all": f"{{{{ config(materialized='view') }}}}\nselect * from {{{{ tideline.channel_items(ref('{name}'), 'ALL') }}}}\n"}
-    paths = [CHANNELS / "models" / f"{model}.sql" for model in models]
-    for path, text in zip(paths, models.values()):
-        path.write_text(text)
+    paths = write_late_channel(name)
     try:
         project.write_source("realtime", REALTIME, [], replace=True)
         for writer in ("backfill_a", "backfill_b"):
@@ -608,11 +615,7 @@ def test_change_rows_loaded_late_are_applied_where_a_rebuild_applies_them(runner
     project = Project(runner, f"channel_late_{file_format}", file_format=file_format)
     project.reset()
     name = "tmp_late_changes"
-    models = {name: f"{{{{ config({LATE}) }}}}\n{LATE_SELECT}\n",
-              f"{name}_all": f"{{{{ config(materialized='view') }}}}\nselect * from {{{{ tideline.channel_items(ref('{name}'), 'ALL') }}}}\n"}
-    paths = [CHANNELS / "models" / f"{model}.sql" for model in models]
-    for path, text in zip(paths, models.values()):
-        path.write_text(text)
+    paths = write_late_channel(name)
     ref = Channel(M0, writers=WRITERS, arrival="loaded_at")
     a: list[dict] = []
     b: list[dict] = []
