@@ -605,10 +605,12 @@ def test_change_rows_loaded_late_are_applied_where_a_rebuild_applies_them(runner
     before what it had applied: a late insert behind a delete already applied (x), a late insert
     behind a deletion of an item that never existed (w, its tombstone), a late insert that ties
     on change time with the other writer's insert already applied (v, writer order), a late
-    insert of a new key (z), a late delete after the key's insert (y), and one on time (u). The
+    insert of a new key (z), a late delete after the key's insert (y), a write without an id
+    identical to one loaded on time (a separate item, with the id a rebuild gives it), and one
+    on time (u). The
     items table is compacted at every run, so a compaction that dropped a deletion would let x
     or w back. Each run's epochs equal the reference, which applies every row at its commit
-    time; the run row counts 5 loaded late, 3 superseded. Then a move makes s stable, and a
+    time; the run row counts 6 loaded late, 3 superseded. Then a move makes s stable, and a
     delete of s committed before the move and loaded after it is refused by name with nothing
     changed; without it the next run applies a late update of z, and a rebuild gives the same
     items."""
@@ -645,20 +647,22 @@ def test_change_rows_loaded_late_are_applied_where_a_rebuild_applies_them(runner
         empty_sources(project)
         project.ensure_state(CHANNELS)
         march = dt.datetime(2025, 3, 1)
-        a += [loaded("insert", t(28, 9), "x", t(28, 10), t(28, 10, 5), 1), loaded("insert", t(28, 8), "y", t(28, 11), t(28, 11, 5), 2)]
+        twin = loaded("insert", t(27, 3), None, t(28, 17), t(28, 17, 5), 11)   # a write without an id
+        a += [loaded("insert", t(28, 9), "x", t(28, 10), t(28, 10, 5), 1), loaded("insert", t(28, 8), "y", t(28, 11), t(28, 11, 5), 2), twin]
         b += [loaded("delete", t(28, 7), "w", t(28, 12), t(28, 12, 5)), loaded("insert", t(27, 12), "v", t(28, 13), t(28, 13, 5), 4)]
         step(march + dt.timedelta(hours=6))
         a += [loaded("delete", t(28, 9), "x", march + dt.timedelta(hours=7), march + dt.timedelta(hours=7, minutes=5))]
         step(march + dt.timedelta(hours=8))
         nine = march + dt.timedelta(hours=9)
         a += [loaded("insert", t(28, 9), "x", t(28, 14), nine, 9), loaded("insert", t(28, 6), "z", t(28, 15), nine, 5),
-              loaded("insert", t(27, 12), "v", t(28, 13), nine, 7)]
+              loaded("insert", t(27, 12), "v", t(28, 13), nine, 7), {**twin, "loaded_at": nine}]
         b += [loaded("delete", t(28, 8), "y", t(28, 16), nine), loaded("insert", t(28, 7), "w", t(28, 11, 30), nine, 6),
               loaded("insert", t(28, 5), "u", march + dt.timedelta(hours=8, minutes=30), nine, 8),
               loaded("insert", t(28, 10), "s", march + dt.timedelta(hours=9, minutes=30), march + dt.timedelta(hours=9, minutes=35), 3)]
         step(march + dt.timedelta(hours=10))
         assert ref.superseded == 3
-        assert late_counts() == [(0, 0), (0, 0), (5, 3)], late_counts()
+        assert late_counts() == [(0, 0), (0, 0), (6, 3)], late_counts()
+        assert len([r for r in ref.epoch("ALL") if r["value"] == 11]) == 2
         step(march + dt.timedelta(hours=12), moved)
         stable_delete = loaded("delete", t(28, 10), "s", march + dt.timedelta(hours=11), march + dt.timedelta(hours=13))
         b.append(stable_delete)
