@@ -7,7 +7,7 @@
     epoch milliseconds, and the occurrence numbering identical writes of one commit time
     (1, 2, ...). So identical payloads written as separate inserts stay separate items, and a
     rerun or a rebuild, which reads each commit time's writes together, gives them the same ids
-    (with change_arrival_column, in the order they were loaded: changes.sql).
+    (with change_arrival_column, in the order they were loaded: change_rows.sql).
     A delete names its item by id: a delete without one is a bad change row (bad_changes.sql). -#}
 
 {#- An item's key from a relation `alias`: the item time truncated to the millisecond, and the
