@@ -243,16 +243,47 @@ def bench_continual(runner, histories: list[int], keys: int, new_rows: list[int]
                          _variants(histories, new_rows), create, history, new, repeats)
 
 
-def bench_channel(runner, histories: list[int], new_rows: list[int], repeats: int, compact_every: int | None = None) -> int:
+def _channel_project_by_load(to) -> str:
+    """A copy of examples/channels in `to` (its dbt_project.yml, packages.yml pointing at this
+    checkout, and models) with one model more, `readings_by_load`: `readings` with
+    change_arrival_column='loaded_at', over the same sources. Returns the model's name."""
+    import shutil
+    from pathlib import Path
+
+    to = Path(to)
+    shutil.copytree(CHANNELS / "models", to / "models")
+    shutil.copy(CHANNELS / "dbt_project.yml", to / "dbt_project.yml")
+    (to / "packages.yml").write_text(f"packages:\n  - local: {PROJECT_DIR}\n")
+    readings = (CHANNELS / "models" / "readings.sql").read_text()
+    anchor = "changes=['hub.backfill_a', 'hub.backfill_b'],"
+    if anchor not in readings:
+        raise SystemExit(f"tideline benchmark: examples/channels/models/readings.sql no longer has {anchor!r}")
+    (to / "models" / "readings_by_load.sql").write_text(readings.replace(anchor, anchor + " change_arrival_column='loaded_at',"))
+    return "readings_by_load"
+
+
+def bench_channel(runner, histories: list[int], new_rows: list[int], repeats: int, compact_every: int | None = None,
+                  change_arrival: bool = False) -> int:
     """The seed's channel of readings (examples/channels, `readings`): real-time items loaded
     hourly over 100 days after its mutable_time (BASE), and history changes from its two
     writers, one change for every 100 items (inserts of items before mutable_time, one in ten
     of them deleted again by the other writer); each incremental run reads new real-time items
     of one hour (each count of `new_rows`, see _variants) and their share of changes.
     `compact_every` (tideline__compact_every): 1 makes every incremental run compact the items
-    table (macros/channel/compaction.sql), to set its cost beside a run that does not."""
+    table (macros/channel/compaction.sql), to set its cost beside a run that does not.
+    `change_arrival`: the change rows also carry a load time (`loaded_at`, 30 s after their change
+    time), and a copy of the project runs `readings_by_load` (change_arrival_column='loaded_at',
+    macros/channel/late_changes.sql) beside `readings` in every run, each model's time apart."""
+    import tempfile
+
     base = int(BASE.replace(tzinfo=dt.timezone.utc).timestamp())
     changes = "op string, item_time timestamp, item_id string, value int, label string, changed_at timestamp"
+    if change_arrival:
+        changes += ", loaded_at timestamp"
+
+    def loaded(at: str) -> str:
+        """The load time column's value after a change time `at` (SQL), with change_arrival only."""
+        return f", {at} + interval 30 seconds" if change_arrival else ""
 
     def create(source: str) -> None:
         runner.execute(f"create table {source}.realtime (item_time timestamp, item_id string, value int, label string, "
@@ -274,13 +305,13 @@ def bench_channel(runner, histories: list[int], new_rows: list[int], repeats: in
         runner.execute(f"""
             insert into {source}.backfill_a
             select 'insert', {history_item}, concat('h', cast(id as string)), cast(pmod(xxhash64(id, 2), 1000) as int),
-                'backfilled', timestamp_seconds({base} + {seconds})
+                'backfilled', timestamp_seconds({base} + {seconds}){loaded(f"timestamp_seconds({base} + {seconds})")}
             from range({first_id}, {first_id + rows}) as ids
             where pmod(id, 100) = 0""")
         runner.execute(f"""
             insert into {source}.backfill_b
             select 'delete', {history_item}, concat('h', cast(id as string)), cast(null as int), cast(null as string),
-                timestamp_seconds({base} + {seconds} + 1)
+                timestamp_seconds({base} + {seconds} + 1){loaded(f"timestamp_seconds({base} + {seconds} + 1)")}
             from range({first_id}, {first_id + rows}) as ids
             where pmod(id, 1000) = 0""")
 
@@ -290,9 +321,14 @@ def bench_channel(runner, histories: list[int], new_rows: list[int], repeats: in
     def new(source: str, first_id: int, rows: int, hour: int) -> None:
         load(source, first_id, rows, f"{hour} * 3600 + 1200")
 
-    return _side_by_side(runner, "channel", CHANNELS, CHANNEL_MODELS, "channels__source", _variants(histories, new_rows),
-                         create, history, new, repeats, {"channels__mutable_time": str(BASE),
-                                                         **({"tideline__compact_every": compact_every} if compact_every else {})})
+    extra_vars = {"channels__mutable_time": str(BASE), **({"tideline__compact_every": compact_every} if compact_every else {})}
+    if not change_arrival:
+        return _side_by_side(runner, "channel", CHANNELS, CHANNEL_MODELS, "channels__source", _variants(histories, new_rows),
+                             create, history, new, repeats, extra_vars)
+    with tempfile.TemporaryDirectory(prefix="tideline-bench-channels-") as project:
+        by_load = _channel_project_by_load(project)
+        return _side_by_side(runner, "channel", project, CHANNEL_MODELS + [by_load], "channels__source",
+                             _variants(histories, new_rows), create, history, new, repeats, extra_vars)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -315,11 +351,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="derivation, continual, channel: incremental runs of each history and new-row count (default 3)")
     parser.add_argument("--compact-every", type=int, default=None,
                         help="channel: tideline__compact_every for the runs (1: every run compacts the items table)")
+    parser.add_argument("--change-arrival", action="store_true",
+                        help="channel: run readings_by_load (change_arrival_column) beside readings, each model's time apart")
     parser.add_argument("--models", nargs="+", default=None,
                         help="derivation: the models of examples/derivations to run (default flagged_transfers balances)")
     args = parser.parse_args(argv)
     if args.models and args.what != "derivation":
         parser.error("--models is for the derivation benchmark")
+    if args.change_arrival and args.what != "channel":
+        parser.error("--change-arrival is for the channel benchmark")
     if args.compact_every is not None and (args.what != "channel" or args.compact_every < 1):
         parser.error("--compact-every is for the channel benchmark, an integer >= 1")
     if args.what != "pipeline" and ((args.accounts is not None and args.accounts < 1) or min(args.new_rows) < 1 or args.repeats < 1):
@@ -339,7 +379,8 @@ def main(argv: list[str] | None = None) -> int:
         return bench_derivation(runner, sorted(args.histories or [10_000, 2_000_000]), args.accounts or 50_000, args.new_rows,
                                 args.repeats, args.models)
     if args.what == "channel":
-        return bench_channel(runner, sorted(args.histories or [10_000, 2_000_000]), args.new_rows, args.repeats, args.compact_every)
+        return bench_channel(runner, sorted(args.histories or [10_000, 2_000_000]), args.new_rows, args.repeats, args.compact_every,
+                             args.change_arrival)
     if args.what == "continual":
         return bench_continual(runner, sorted(args.histories or [10_000, 5_000_000]),
                                args.accounts or 10_000, args.new_rows, args.repeats)
