@@ -616,7 +616,7 @@ def test_change_rows_loaded_late_are_applied_where_a_rebuild_applies_them(runner
     items."""
     project = Project(runner, f"channel_late_{file_format}", file_format=file_format)
     project.reset()
-    name = "tmp_late_changes"
+    name = f"tmp_late_changes_{file_format}"
     paths = write_late_channel(name)
     ref = Channel(M0, writers=WRITERS, arrival="loaded_at")
     a: list[dict] = []
