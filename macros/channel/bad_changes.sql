@@ -17,10 +17,12 @@
 {#- A change row's location as the decide query reports it (judged_ops' columns; with
     change_arrival_column its load time and the boundary in force then too). -#}
 {% macro _change_location(settings) %}
+    {%- set fields = ["'writer', writer", "'item_time', cast(item_time as string)", "'item_id', item_id",
+                      "'changed_at', cast(changed_at as string)", "'op', op", "'in_force', cast(in_force as string)"] -%}
     {%- if settings.change_arrival -%}
-        {{- return("named_struct('writer', writer, 'item_time', cast(item_time as string), 'item_id', item_id, 'changed_at', cast(changed_at as string), 'op', op, 'in_force', cast(in_force as string), 'arrived_at', cast(arrived_at as string), 'in_force_on_arrival', cast(in_force_on_arrival as string))") -}}
+        {%- do fields.extend(["'arrived_at', cast(arrived_at as string)", "'in_force_on_arrival', cast(in_force_on_arrival as string)"]) -%}
     {%- endif -%}
-    {{- return("named_struct('writer', writer, 'item_time', cast(item_time as string), 'item_id', item_id, 'changed_at', cast(changed_at as string), 'op', op, 'in_force', cast(in_force as string))") -}}
+    {{- return('named_struct({})'.format(fields | join(', '))) -}}
 {% endmacro %}
 
 {#- That location as text: the writer (the change relation), the item's key, the commit time, the op

@@ -48,7 +48,7 @@
             to_date(item_time) as item_date,
             row_number() over (
                 partition by item_time, item_id
-                order by changed_at, writer, case when op = 'delete' then 0 else 1 end, {{ tideline._payload_json(settings) }}
+                order by {{ tideline._change_order_sql('changed_at', 'writer', "case when op = 'delete' then 0 else 1 end", tideline._payload_json(settings)) }}
             ) as seq,
             count(*) over (partition by item_time, item_id) as ops_on_key
         from applied_ops

@@ -49,8 +49,9 @@
     {%- endif -%}
 {%- endmacro %}
 
-{#- A change op's place in the order ops are applied in (changes.sql's ordered_ops), as a
-    struct Spark compares field by field. -#}
+{#- A change op's place in the order ops are applied in, as a struct Spark compares field by
+    field: the one definition of that order, for the window of changes.sql's ordered_ops and the
+    comparison with the stored newest version (latest_versions). -#}
 {% macro _change_order_sql(changed_at, writer, op_rank, payload_json) %}
     {{- return("named_struct('c', {}, 'w', {}, 'd', {}, 'p', {})".format(changed_at, writer, op_rank, payload_json)) -}}
 {% endmacro %}
