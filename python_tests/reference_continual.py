@@ -5,11 +5,18 @@ references as they are when the step runs (or, a kept history, as of the step's 
 step gets it as references["as_of"]), and the output through the previous step plus what
 the earlier statements of the step changed. The first run's frontier is the creation time:
 with snapshot, the inputs' rows up to it are one step at it; without, they are never seen.
+
+Each task keeps its changes, as Materialize's diffs: at each step the rows (by value) its
+output gained and lost, consolidated (a row deleted and the same row inserted again is no
+change). A task whose input is another task's changes (a chain) gets, at a step, the
+upstream's inserts of that time as its input rows and its deletes as references["deletes"];
+its snapshot is the upstream's rows live at its creation.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -26,8 +33,20 @@ class Task:
     creation: dt.datetime | None = None
     frontier: dt.datetime | None = None
     output: list[Row] = field(default_factory=list)
+    # every step's consolidated changes: the output's rows with _tl_op ('insert', 'delete') and
+    # _tl_batch (the step's time), in step order
+    changes: list[Row] = field(default_factory=list)
+
+    def _step(self, rows: list[Row], deletes: list[Row], references: dict, at: dt.datetime) -> None:
+        before = self.output
+        self.output = self.step(before, rows, {**references, "as_of": at, "deletes": deletes})
+        inserted, deleted = consolidated(before, self.output)
+        self.changes += [{**r, "_tl_op": "insert", "_tl_batch": at} for r in inserted]
+        self.changes += [{**r, "_tl_op": "delete", "_tl_batch": at} for r in deleted]
 
     def run(self, rows: list[Row], now: dt.datetime, references: dict | None = None) -> None:
+        """One run over `rows`: a source's rows (each with its commit column), or an upstream
+        task's `changes` (commit column _tl_batch)."""
         newest = [r[self.commit] for r in rows if self.frontier is None or r[self.commit] > self.frontier]
         # nothing newer: the frontier stays where it was (a first run's is now)
         frontier = min([now, max(newest)]) if newest else (self.frontier or now)
@@ -37,13 +56,39 @@ class Task:
         if self.creation is None:
             self.creation = frontier
             before = [r for r in rows if r[self.commit] <= frontier]
+            if any("_tl_op" in r for r in before):
+                before = live_rows(before)
             if self.snapshot and before:
-                self.output = self.step(self.output, before, {**references, "as_of": frontier})
+                self._step(before, [], references, frontier)
         else:
             times = sorted({r[self.commit] for r in rows if self.frontier < r[self.commit] <= frontier})
             for t in times:
-                self.output = self.step(self.output, [r for r in rows if r[self.commit] == t], {**references, "as_of": t})
+                at_t = [r for r in rows if r[self.commit] == t]
+                self._step([own(r) for r in at_t if r.get("_tl_op", "insert") == "insert"],
+                           [own(r) for r in at_t if r.get("_tl_op") == "delete"], references, t)
         self.frontier = frontier
+
+
+def _frozen(row: Row) -> tuple:
+    return tuple(sorted(row.items()))
+
+
+def consolidated(before: list[Row], after: list[Row]) -> tuple[list[Row], list[Row]]:
+    """The rows (by value, as a multiset) `after` has that `before` has not, and the reverse."""
+    b, a = Counter(map(_frozen, before)), Counter(map(_frozen, after))
+    return [dict(r) for r in (a - b).elements()], [dict(r) for r in (b - a).elements()]
+
+
+def own(row: Row) -> Row:
+    """A change row without its operation and time: the row as the upstream's output holds it."""
+    return {k: v for k, v in row.items() if k not in ("_tl_op", "_tl_batch")}
+
+
+def live_rows(changes: list[Row]) -> list[Row]:
+    """An upstream's output from its changes: the inserted rows less the deleted ones."""
+    inserted = Counter(_frozen(own(r)) for r in changes if r["_tl_op"] == "insert")
+    deleted = Counter(_frozen(own(r)) for r in changes if r["_tl_op"] == "delete")
+    return [dict(r) for r in (inserted - deleted).elements()]
 
 
 def upsert(output: list[Row], changes: list[Row], references: dict) -> list[Row]:
@@ -82,3 +127,10 @@ def running_totals(output: list[Row], changes: list[Row], references: dict) -> l
         added.append({"key": k, "total": previous.get(k, 0) + sum(r["val"] for r in mine),
                       "loaded_at": max(r["load_tstamp"] for r in mine)})
     return output + added
+
+
+def upsert_changes(output: list[Row], changes: list[Row], references: dict) -> list[Row]:
+    """A task over the upsert's changes: each row it inserted and each it deleted, with the
+    step's time (examples/continual_tasks/models/upsert_changes.sql)."""
+    return output + [{**r, "change": "insert", "_tl_batch": references["as_of"]} for r in changes] + \
+        [{**r, "change": "delete", "_tl_batch": references["as_of"]} for r in references["deletes"]]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from harness import ICEBERG_CATALOG, CrashPoints, Project, assert_rows_equal, end_to_end_property, project_copy, run_cuts, unfit_accepted
-from reference_continual import Task, audit_log, orders_as_of, orders_enriched, running_totals, upsert
+from reference_continual import Task, audit_log, live_rows, orders_as_of, orders_enriched, running_totals, upsert, upsert_changes
 
 CONTINUAL = Path(__file__).parent.parent / "examples" / "continual_tasks"
 T0 = dt.datetime(2025, 5, 1, 8, 0)
@@ -119,6 +119,54 @@ def test_audit_log_keeps_what_was_logged_when_the_source_is_corrected(project, d
     archive = {r["anomaly_count"]: r["_tl_batch"] for r in project.table("audit_log_archive")}
     assert archive[9] == {r["anomaly_count"]: r["_tl_batch"] for r in project.table("audit_log")}[9] == at(50)
     assert list(project.table("audit_log_archive")[0]) == ["anomaly_count", "_tl_batch"]
+
+
+def assert_changes_read(project, down: Task) -> None:
+    """upsert_changes equals its reference, each row at the step time it was read at, and its
+    changes applied in order give the upsert's rows (Materialize: a collection is its diffs)."""
+    changes = project.table("upsert_changes")
+    assert_rows_equal(changes, down.output, label="upsert_changes")
+    applied = live_rows([{"key": r["key"], "val": r["val"], "_tl_op": r["change"]} for r in changes])
+    assert_rows_equal(applied, output(project, "upsert"), label="upsert_changes applied")
+
+
+@pytest.mark.formats("parquet", "delta", "iceberg")
+@pytest.mark.make_test_formats("parquet")
+def test_a_task_over_a_task_that_deletes_sees_each_insert_and_delete_however_seldom_it_runs(project, deps):
+    """upsert_changes reads the upsert (a task with a delete, compacting every 2 steps) and runs
+    in some runs only: between two of its runs the upsert inserts and deletes (1, 5) and
+    compacts twice. After each run its rows equal the reference's (Materialize's consolidated
+    diffs: the upsert's no-op rewrite of key 2 at 04:10 is no change), and its changes applied
+    give the upsert's rows; a --full-refresh of it replays the same rows."""
+    project.reset_models()
+    project.write_source("append_only", APPEND_ONLY, [], replace=True)
+    up, down = Task(upsert), Task(upsert_changes, commit="_tl_batch")
+    done: list[dict] = []
+    loads = [
+        ([kv(1, 10, 0), kv(2, 20, 0)], 5, True),
+        ([kv(1, 5, 60), kv(3, 30, 60), kv(2, 25, 70)], 75, False),
+        ([kv(3, 3, 130), kv(1, 100, 150)], 155, False),
+        ([kv(4, 40, 190)], 200, True),
+        ([kv(4, 41, 250), kv(2, 25, 250)], 260, True),
+    ]
+    for load, minutes, both in loads:
+        project.write_source("append_only", APPEND_ONLY, load)
+        done += load
+        run(project, "upsert upsert_changes" if both else "upsert", at(minutes))
+        up.run(done, at(minutes))
+        assert_rows_equal(output(project, "upsert"), up.output, label=f"upsert at {minutes}")
+        if both:
+            down.run(up.changes, at(minutes))
+            assert_changes_read(project, down)
+        if minutes == 200:
+            # the (1, 5) inserted at 01:00 and deleted at 02:30, both read late
+            assert {(r["key"], r["val"], r["change"], r["_tl_batch"]) for r in project.table("upsert_changes") if r["key"] == 1} == {
+                (1, 10, "insert", at(0)), (1, 10, "delete", at(60)), (1, 5, "insert", at(60)), (1, 5, "delete", at(150)),
+                (1, 100, "insert", at(150))}
+            run(project, "upsert_changes", at(minutes), "--full-refresh")
+            assert_changes_read(project, down)
+    generations = project.rows(f"select count(distinct tl_gen) from {project.fresh('upsert__tl_data')}")[0][0]
+    assert generations == 1 and up.changes, generations
 
 
 def test_a_reference_change_alone_adds_nothing_and_revises_nothing(project, deps):

@@ -4,9 +4,9 @@
     'source_name.table_name' (source); it must be one of config inputs. Rendered at a step
     (task_step_text), it is the input's rows with the step's condition on their commit column,
     and only the input's own columns: an input that is a tideline output leaves out tideline's
-    (`_tl_*`), so `select *` gives what the model shows its readers. The step's entry for the
-    input is {'where': condition, 'columns': its own columns}, or the condition alone (the whole
-    row; the recorded definition's form). In dbt's parse and compile, the input whole. -#}
+    (`_tl_*`), so `select *` gives what the model shows its readers. An input that is a
+    continual task gives the rows it inserted at the step (upstream_tasks.sql). The step's entry
+    for the input: input_rows.sql. In dbt's parse and compile, the input whole. -#}
 {% macro input(name) %}
     {%- set relation = tideline._input_relation(name) -%}
     {%- set step = model.get('tideline_task_step') if model is mapping else none -%}
@@ -18,11 +18,7 @@
     {%- if name not in names -%}
         {{ tideline._task_error(model.name, 'tideline.input', name, "inputs named in config inputs ({})".format(names | join(', '))) }}
     {%- endif -%}
-    {%- set at = step[name] if step is not none else 'true' -%}
-    {%- if at is mapping -%}
-        {{- return('(select {} from {} where {})'.format(at.columns | join(', '), relation, at.where)) -}}
-    {%- endif -%}
-    {{- return('(select * from {} where {})'.format(relation, at)) -}}
+    {{- return(tideline.input_rows_sql(relation, step[name] if step is not none else 'true', 'where')) -}}
 {% endmacro %}
 
 {#- The task's inputs (config inputs: names, or name -> {commit_column}), each an existing
@@ -54,8 +50,9 @@
         {%- endif -%}
         {%- set own = [] -%}
         {%- for c in names if not c.startswith('_tl_') -%}{%- do own.append('`{}`'.format(c)) -%}{%- endfor -%}
-        {%- do inputs.append({'name': name, 'source': {'rendered': found | string}, 'commit_column': commit_column, 'delay': 0,
-                              'columns': own, 'relation': found}) -%}
+        {%- set upstream = tideline.is_continual_task(name) and commit_column == '_tl_batch' -%}
+        {%- do inputs.append({'name': name, 'source': {'rendered': tideline.upstream_changes_sql(model_name, found, own) if upstream else found | string},
+                              'commit_column': commit_column, 'delay': 0, 'columns': own, 'relation': found, 'upstream': upstream}) -%}
     {%- endfor -%}
     {{- return(inputs) -}}
 {% endmacro %}

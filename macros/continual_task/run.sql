@@ -22,13 +22,16 @@
 {% endmacro %}
 
 {#- The steps one by one, each committed alone: an incremental run or a first build. A task with a delete compacts every
-    compact_every steps. -#}
+    compact_every steps, keeping the changes the tasks that read it have not read yet (their
+    oldest frontier, looked up at the run's first compaction). -#}
 {% macro run_task_steps(settings, data, state, frontier, steps, rebuild) %}
     {%- set generation = {'live': 0 if rebuild else state.generation, 'steps': 0 if rebuild else state.runs_in_generation,
                           'state_files': none if rebuild else state.state_files} -%}
     {%- for step in steps -%}
         {%- set step_run = '{}/{}'.format(tideline.run_id(), loop.index) -%}
         {%- set plan = tideline.generation_plan(generation.live, generation.steps if settings.deletes and step.data else 0, settings.compact_every) -%}
+        {%- if plan.compact and 'horizon' not in generation -%}{%- do generation.update({'horizon': tideline.task_readers_horizon(settings.name)}) -%}{%- endif -%}
+        {%- do plan.update({'horizon': generation.get('horizon')}) -%}
         {%- if step.data -%}{%- do tideline.write_task_step(settings, data, step, step_run, plan) -%}{%- endif -%}
         {%- set row = tideline.task_step_row(settings, step_run, step, state.frontier if loop.first else loop.previtem.time,
                                              frontier.frontier if loop.last else step.time, plan.write_gen, frontier if loop.last else none) -%}

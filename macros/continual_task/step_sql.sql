@@ -4,10 +4,7 @@
     step, and a read of {{ this }} as `current` (the output as the statement sees it). -#}
 {% macro _at_step(settings, st, step, current) %}
     {%- set predicates = {} -%}
-    {%- for i in settings.inputs -%}
-        {%- do predicates.update({i.name: {'where': '{} {} {}'.format(i.commit_column, '<=' if step.upto else '=', tideline.ts(step.time)),
-                                           'columns': i.columns}}) -%}
-    {%- endfor -%}
+    {%- for i in settings.inputs -%}{%- do predicates.update({i.name: tideline.task_input_entry(i, step)}) -%}{%- endfor -%}
     {%- do predicates.update(tideline.task_reference_entries(settings, step.time)) -%}
     {{- return(tideline.task_step_text(st, predicates) | replace(settings.output, current)) -}}
 {% endmacro %}
@@ -36,7 +33,8 @@
     it (cur_<n>; a statement that reads no input leaves it as it was), then what the step changes: deletions of rows that were there before it, and
     the rows it inserted that are still there (in a task without a delete statement, every row
     it inserted); or, in a compacting step (plan.compact), the whole output after the step,
-    into the next generation. -#}
+    into the next generation (with plan.horizon, the output as of it and the changes after it:
+    compaction_sql.sql). -#}
 {% macro task_step_sql(settings, data, step, step_run, plan) %}
     {%- set columns = settings.columns | map('first') | list -%}
     {%- set n = settings.statements | length -%}
@@ -89,7 +87,11 @@
     {%- endif %}
     {%- endfor %}
 
-    {%- if plan.compact %}
+    {%- if plan.compact and plan.get('horizon') is not none %}
+
+    -- tasks read this one: the output as of their oldest frontier, then every change after it
+    {{ tideline.task_kept_changes_sql(settings, data, step, step_run, plan, n) }}
+    {%- elif plan.compact %}
 
     -- the rows keep the time of the step that inserted them: a reader by commit time sees no change
     select {% for c in columns %}a.{{ c }}, {% endfor %}a._tl_row, 'insert' as _tl_op, a._tl_batch, '{{ step_run }}' as _tl_run, '{{ plan.write_gen }}' as tl_gen
@@ -106,12 +108,6 @@
     ) as a
     {%- else %}
 
-    select {% for c in columns %}b.{{ c }}, {% endfor %}b._tl_row, 'delete' as _tl_op, {{ tideline.ts(step.time) }} as _tl_batch, '{{ step_run }}' as _tl_run, '{{ plan.write_gen }}' as tl_gen
-    from cur_0 as b
-    left anti join cur_{{ n }} as a on b._tl_row = a._tl_row
-    union all
-    select {% for c in columns %}a.{{ c }}, {% endfor %}a._tl_row, 'insert', {{ tideline.ts(step.time) }}, '{{ step_run }}', '{{ plan.write_gen }}'
-    from cur_{{ n }} as a
-    left anti join cur_0 as b on a._tl_row = b._tl_row
+    {{ tideline.task_step_changes_sql(settings, step, step_run, plan, n) }}
     {%- endif %}
 {% endmacro %}

@@ -72,19 +72,27 @@
 {#- The output's live rows: inserted by a committed step, not deleted by one, in generation
     `generation` (none: the live one, looked up when the statement runs). `runs`: the steps
     whose rows count instead of the committed ones (a rebuild's own steps, before its commit).
-    `pending_run`: the view a rebuild into a new table swaps in (data_tables.sql). -#}
-{% macro task_live_rows_sql(settings, data, extra_columns=['_tl_batch'], generation=none, runs=none, pending_run=none) %}
-    {%- set committed = tideline.committed_runs_sql(settings.name, pending_run=pending_run) if runs is none
-                        else tideline.string_list(runs)[1:-1] if runs else 'cast(null as string)' -%}
-    {%- set gen = "'{}'".format(generation) if generation is not none else 'cast(({}) as string)'.format(tideline.live_generation_sql(settings.name, pending_run)) -%}
+    `pending_run`: the view a rebuild into a new table swaps in (data_tables.sql). `up_to`:
+    live as of that step time (the changes after it left out). -#}
+{% macro task_live_rows_sql(settings, data, extra_columns=['_tl_batch'], generation=none, runs=none, pending_run=none, up_to=none) %}
     {% set sql %}
         select {% for c in settings.columns %}i.{{ c[0] }}, {% endfor %}{{ extra_columns | map('replace', '_tl', 'i._tl') | join(', ') }}
         from {{ data }} as i
         left anti join (
-            select _tl_row from {{ data }} where tl_gen = {{ gen }} and _tl_op = 'delete' and _tl_run in ({{ committed }})
+            select _tl_row from {{ data }} where {{ tideline.task_rows_kept_sql(settings, generation, runs, pending_run) }} and _tl_op = 'delete'{% if up_to is not none %} and _tl_batch <= {{ tideline.ts(up_to) }}{% endif %}
         ) as deleted
             on i._tl_row = deleted._tl_row
-        where i.tl_gen = {{ gen }} and i._tl_op = 'insert' and i._tl_run in ({{ committed }})
+        where {{ tideline.task_rows_kept_sql(settings, generation, runs, pending_run, 'i.') }} and i._tl_op = 'insert'{% if up_to is not none %} and i._tl_batch <= {{ tideline.ts(up_to) }}{% endif %}
     {% endset %}
     {{- return(sql) -}}
+{% endmacro %}
+
+{#- The rows of the data table that count, as a condition on the table (aliased `alias`): of
+    generation `generation` (none: the live one) and of the committed steps (or `runs`, or
+    with `pending_run`'s). -#}
+{% macro task_rows_kept_sql(settings, generation, runs, pending_run, alias='') %}
+    {%- set committed = tideline.committed_runs_sql(settings.name, pending_run=pending_run) if runs is none
+                        else tideline.string_list(runs)[1:-1] if runs else 'cast(null as string)' -%}
+    {%- set gen = "'{}'".format(generation) if generation is not none else 'cast(({}) as string)'.format(tideline.live_generation_sql(settings.name, pending_run)) -%}
+    {{- return('{0}tl_gen = {1} and {0}_tl_run in ({2})'.format(alias, gen, committed)) -}}
 {% endmacro %}
