@@ -132,15 +132,17 @@ def assert_changes_read(project, down: Task) -> None:
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
 @pytest.mark.make_test_formats("parquet")
-def test_a_task_over_a_task_that_deletes_sees_each_insert_and_delete_however_seldom_it_runs(project, deps):
+def test_a_task_over_a_task_that_deletes_sees_each_insert_and_delete_however_seldom_it_runs(project, deps, crash_report):
     """upsert_changes reads the upsert (a task with a delete, compacting every 2 steps) and runs
     in some runs only: between two of its runs the upsert inserts and deletes (1, 5) and
     compacts twice. After each run its rows equal the reference's (Materialize's consolidated
     diffs: the upsert's no-op rewrite of key 2 at 04:10 is no change), and its changes applied
-    give the upsert's rows; a --full-refresh of it replays the same rows."""
+    give the upsert's rows; a --full-refresh of it replays the same rows. The upsert's runs in
+    between die after their statements (harness.CrashPoints) and are rerun."""
     project.reset_models()
     project.write_source("append_only", APPEND_ONLY, [], replace=True)
     up, down = Task(upsert), Task(upsert_changes, commit="_tl_batch")
+    points = CrashPoints(project)
     done: list[dict] = []
     loads = [
         ([kv(1, 10, 0), kv(2, 20, 0)], 5, True),
@@ -152,7 +154,13 @@ def test_a_task_over_a_task_that_deletes_sees_each_insert_and_delete_however_sel
     for load, minutes, both in loads:
         project.write_source("append_only", APPEND_ONLY, load)
         done += load
-        run(project, "upsert upsert_changes" if both else "upsert", at(minutes))
+        if both:
+            run(project, "upsert upsert_changes", at(minutes))
+        else:
+            # the upsert's runs that compact while keeping what upsert_changes has not read: a
+            # crash after their statements (each in the extended tier), then a rerun
+            points.until_done(lambda on_event: run(project, "upsert", at(minutes), expect_success=False, on_event=on_event),
+                              f"upsert at {minutes}")
         up.run(done, at(minutes))
         assert_rows_equal(output(project, "upsert"), up.output, label=f"upsert at {minutes}")
         if both:
@@ -167,6 +175,8 @@ def test_a_task_over_a_task_that_deletes_sees_each_insert_and_delete_however_sel
             assert_changes_read(project, down)
     generations = project.rows(f"select count(distinct tl_gen) from {project.fresh('upsert__tl_data')}")[0][0]
     assert generations == 1 and up.changes, generations
+    assert points.nodes() == {"upsert"}, points.nodes()
+    crash_report(points.report(f"a task over a task that deletes ({project.file_format})"))
 
 
 def test_a_reference_change_alone_adds_nothing_and_revises_nothing(project, deps):
@@ -506,6 +516,33 @@ def test_any_split_of_runs_equals_the_reference_and_one_replay(project, deps, ro
     run_and_compare(project, tasks, done, now, "--full-refresh")
 
 
+@end_to_end_property(make_test=1)
+@given(rows=commits, runs=st.integers(2, 4), schedule=st.lists(st.booleans(), min_size=4, max_size=4),
+       seed=st.randoms(use_true_random=False))
+def test_any_schedule_of_a_task_over_the_upsert_equals_the_reference(project, deps, rows, runs, schedule, seed):
+    """Random commits split into random runs of the upsert (compacting every 2 steps), and
+    upsert_changes run in the runs `schedule` picks (and the last): after each run of it its
+    rows equal the reference's and its changes applied give the upsert's rows."""
+    loaded = [kv(k, v, 10 * (load + 1)) for k, v, load in rows]
+    project.write_source("append_only", APPEND_ONLY, [], replace=True)
+    project.reset_models()
+    up, down = Task(upsert), Task(upsert_changes, commit="_tl_batch")
+    times = sorted({r["load_tstamp"] for r in loaded})
+    done: list[dict] = []
+    cuts = run_cuts(times, runs, seed)
+    for i, cut in enumerate(cuts):
+        batch = [r for r in loaded if r["load_tstamp"] <= times[cut] and r not in done]
+        project.write_source("append_only", APPEND_ONLY, batch)
+        done += batch
+        now = times[cut] + dt.timedelta(minutes=5)
+        both = i == len(cuts) - 1 or schedule[i]
+        run(project, "upsert upsert_changes" if both else "upsert", now)
+        up.run(done, now)
+        if both:
+            down.run(up.changes, now)
+            assert_changes_read(project, down)
+
+
 # ---- bad input: refused before anything is written ---------------------------------------------
 
 GOOD_CONFIG = "columns={'key': 'int', 'val': 'int'}, inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}"
@@ -543,6 +580,10 @@ BAD_TASKS = {
     "bad_input_key": ("columns={'key': 'int', 'val': 'int'}, inputs={'stream.append_only': {'comit_column': 'load_tstamp'}}",
                       GOOD_INSERT, "inputs.stream.append_only.comit_column = \"load_tstamp\" is invalid; accepted: a key of "
                       "inputs.stream.append_only: commit_column (did you mean commit_column?)"),
+    "bad_input_deletes_of_a_source": (GOOD_CONFIG, "{% call tideline.task_insert() %} select key, val from "
+                                      "{{ tideline.input_deletes('stream.append_only') }} {% endcall %}",
+                                      "tideline.input_deletes = \"stream.append_only\" is invalid; accepted: inputs named in config "
+                                      "inputs that are continual tasks (none): another input only ever gains rows"),
     "bad_column_type": ("columns={'key': 'int', 'val': 'integr'}, inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}",
                         GOOD_INSERT, "columns.val = \"integr\" is invalid; accepted: a Spark type: boolean, tinyint, smallint, "
                         "int, bigint, float, double, decimal(p,s), string, binary, date, timestamp, timestamp_ntz, char(n), "

@@ -8,17 +8,23 @@
     continual task gives the rows it inserted at the step (upstream_tasks.sql). The step's entry
     for the input: input_rows.sql. In dbt's parse and compile, the input whole. -#}
 {% macro input(name) %}
-    {%- set relation = tideline._input_relation(name) -%}
+    {%- set call = tideline._input_call(name) -%}
+    {%- if call.parsing -%}{{- return('(select * from {})'.format(call.relation)) -}}{%- endif -%}
+    {%- if name not in call.inputs -%}
+        {{ tideline._task_error(model.name, 'tideline.input', name, "inputs named in config inputs ({})".format(call.inputs | join(', '))) }}
+    {%- endif -%}
+    {{- return(tideline.input_rows_sql(call.relation, call.step[name] if call.step is not none else 'true', 'where')) -}}
+{% endmacro %}
+
+{#- What a statement's tideline.input() or tideline.input_deletes() of `name` is rendered in:
+    the relation, the step's entries (none outside a step), whether dbt is parsing or compiling
+    (no step, no definition being recorded) and the names of config inputs. -#}
+{% macro _input_call(name) %}
     {%- set step = model.get('tideline_task_step') if model is mapping else none -%}
-    {%- if step is none and tideline.model_definitions_collector() is none -%}
-        {{- return('(select * from {})'.format(relation)) -}}
-    {%- endif -%}
     {%- set raw = config.get('inputs') -%}
-    {%- set names = (raw | list) if raw is mapping else raw -%}
-    {%- if name not in names -%}
-        {{ tideline._task_error(model.name, 'tideline.input', name, "inputs named in config inputs ({})".format(names | join(', '))) }}
-    {%- endif -%}
-    {{- return(tideline.input_rows_sql(relation, step[name] if step is not none else 'true', 'where')) -}}
+    {{- return({'relation': tideline._input_relation(name), 'step': step,
+                'parsing': step is none and tideline.model_definitions_collector() is none,
+                'inputs': (raw | list) if raw is mapping else raw}) -}}
 {% endmacro %}
 
 {#- The task's inputs (config inputs: names, or name -> {commit_column}), each an existing
@@ -55,13 +61,6 @@
                               'commit_column': commit_column, 'delay': 0, 'columns': own, 'relation': found, 'upstream': upstream}) -%}
     {%- endfor -%}
     {{- return(inputs) -}}
-{% endmacro %}
-
-{% macro _input_relation(name) %}
-    {%- if name is string and name.count('.') == 1 -%}
-        {{- return(source(name.split('.')[0], name.split('.')[1])) -}}
-    {%- endif -%}
-    {{- return(ref(name)) -}}
 {% endmacro %}
 
 {% macro _task_error(model_name, setting, value, accepted) %}

@@ -7,20 +7,23 @@
     task's output only ever gains rows: it is refused by name. In dbt's parse and compile, no
     rows. -#}
 {% macro input_deletes(name) %}
-    {%- set relation = tideline._input_relation(name) -%}
-    {%- set step = model.get('tideline_task_step') if model is mapping else none -%}
-    {%- if step is none and tideline.model_definitions_collector() is none -%}
-        {{- return('(select * from {} where false)'.format(relation)) -}}
-    {%- endif -%}
-    {%- set raw = config.get('inputs') -%}
-    {%- set names = (raw | list) if raw is mapping else raw -%}
-    {%- if name not in names or not tideline.is_continual_task(name) -%}
+    {%- set call = tideline._input_call(name) -%}
+    {%- if call.parsing -%}{{- return('(select * from {} where false)'.format(call.relation)) -}}{%- endif -%}
+    {%- if name not in call.inputs or not tideline.is_continual_task(name) -%}
         {%- set tasks = [] -%}
-        {%- for n in names if tideline.is_continual_task(n) -%}{%- do tasks.append(n) -%}{%- endfor -%}
+        {%- for n in call.inputs if tideline.is_continual_task(n) -%}{%- do tasks.append(n) -%}{%- endfor -%}
         {{ tideline._task_error(model.name, 'tideline.input_deletes', name, "inputs named in config inputs that are continual tasks ({}): another input only ever gains rows".format(
             tasks | join(', ') or 'none')) }}
     {%- endif -%}
-    {{- return(tideline.input_rows_sql(relation, step[name] if step is not none else 'false', 'deletes')) -}}
+    {{- return(tideline.input_rows_sql(call.relation, call.step[name] if call.step is not none else 'false', 'deletes')) -}}
+{% endmacro %}
+
+{#- An input's or reference's relation: a source for 'source_name.table_name', else a model. -#}
+{% macro _input_relation(name) %}
+    {%- if name is string and name.count('.') == 1 -%}
+        {{- return(source(name.split('.')[0], name.split('.')[1])) -}}
+    {%- endif -%}
+    {{- return(ref(name)) -}}
 {% endmacro %}
 
 {#- Whether `name` (a model, or 'source.table') is a continual task of the project. -#}

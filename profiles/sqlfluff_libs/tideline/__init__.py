@@ -16,7 +16,7 @@ def _macro(name):
             return "delete from _tl_output" + (" where " + kwargs["caller"]().strip() if "caller" in kwargs else "") + ";"
         if name == "document":
             return "_tl_document"
-        if name == "input":  # a continual task's input at the step: a relation
+        if name in ("input", "input_deletes"):  # a continual task's input at the step: a relation
             return "_tl_input"
         if name == "reference":  # a continual task's reference as of the step: a relation
             return "_tl_reference"
