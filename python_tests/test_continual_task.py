@@ -179,6 +179,30 @@ def test_a_task_over_a_task_that_deletes_sees_each_insert_and_delete_however_sel
     crash_report(points.report(f"a task over a task that deletes ({project.file_format})"))
 
 
+def test_a_task_over_a_task_with_a_map_column_is_refused_by_name_and_changes_nothing(project, deps):
+    """An upstream task with a map column cannot give its changes consolidated (Spark cannot
+    group maps): the task that reads it is refused before anything is written."""
+    upstream, reader = f"tmp_map_upstream_{project.file_format}", f"tmp_map_reader_{project.file_format}"
+    paths = [CONTINUAL / "models" / f"{upstream}.sql", CONTINUAL / "models" / f"{reader}.sql"]
+    paths[0].write_text("{{ config(materialized='continual_task', columns={'key': 'int', 'm': 'map<string,int>'}, "
+                        "inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}) }}\n"
+                        "{% call tideline.task_insert() %} select key, map('v', val) as m from "
+                        "{{ tideline.input('stream.append_only') }} {% endcall %}\n")
+    paths[1].write_text(f"{{{{ config(materialized='continual_task', inputs=['{upstream}']) }}}}\n"
+                        f"{{% call tideline.task_insert() %}} select key from {{{{ tideline.input('{upstream}') }}}} {{% endcall %}}\n")
+    try:
+        project.write_source("append_only", APPEND_ONLY, LOADS[0], replace=True)
+        run(project, upstream, at(50))
+        project.refused(f"tideline: continual task {reader}: inputs = \"{upstream}\" is invalid; accepted: continual tasks without "
+                        f"map columns ({upstream}.m is map<string,int>: Spark cannot compare maps, so the task's changes cannot be "
+                        f"consolidated; store it as text with to_json, or read {upstream} as a reference)",
+                        lambda: run(project, reader, at(50), expect_success=False))
+        assert not project.exists(reader)
+    finally:
+        for path in paths:
+            path.unlink()
+
+
 def test_a_reference_change_alone_adds_nothing_and_revises_nothing(project, deps):
     project.write_source("customers", CUSTOMERS, [(1, "gold"), (2, "silver")], replace=True)
     orders = [{"order_id": 1, "customer_id": 1, "amount": 10.0, "load_tstamp": at(0)},

@@ -39,9 +39,14 @@
     inserted again at the same step is no change), of its committed steps in its live
     generation (and of the rebuild its view counts as committed). `view`: the upstream's view,
     whose property names its data table; `columns`: its own columns. One `show tblproperties`.
+    An upstream with a map column (maps cannot be grouped) is refused by name.
     A compaction of the upstream keeps the changes after the oldest frontier of the tasks that
     read it (compaction_sql.sql). -#}
 {% macro upstream_changes_sql(model_name, view, columns) %}
+    {%- for column, type in tideline._column_types(view).items() if 'map<' in type -%}
+        {{ tideline._task_error(model_name, 'inputs', view.identifier, "continual tasks without map columns ({}.{} is {}: Spark cannot compare maps, so the task's changes cannot be consolidated; store it as text with to_json, or read {} as a reference)".format(
+            view.identifier, column, type, view.identifier)) }}
+    {%- endfor -%}
     {%- set properties = tideline.view_properties(view) -%}
     {%- set data = properties.get('tideline.data_table') -%}
     {%- if not data -%}
