@@ -12,7 +12,9 @@ derivations): every row a publish lambda returns, as a dict of the derived colum
 the document that published it and one step deeper, so it is processed after every document of
 that time and a lower depth, before any document of a later time; documents of the same time,
 depth, order value, priority and transform follow the order of the documents that published
-them, then their values.
+them, then their values. A read delay on such a transform moves its document later by the delay:
+one whose time is after a run's frontier is held, and read by the first run whose frontier
+reaches it (`held`, `released`).
 
 A run at `now` processes what tideline's frontier rule admits: every document whose commit
 time + delay is at or before F = max(F_prev, min(now, min over non-empty sources of (newest
@@ -132,6 +134,8 @@ class Derivation:
     changed_at: dict[tuple, dt.datetime] = field(default_factory=dict)   # key -> the frontier of the run that last updated it
     batch: dt.datetime | None = None   # the running run's frontier: the commit time its register rows carry
     own_columns: tuple[str, ...] = ()   # derived_columns in their order: the columns of the derivation's own documents
+    held: list = field(default_factory=list)   # own documents a read delay put after the frontier: (position, transform, row)
+    released: int = 0   # how many held documents the last run read
 
     def _register(self, key: tuple) -> dict:
         """The register of a key. One never written starts from its initial value, except that a
@@ -147,6 +151,7 @@ class Derivation:
         reaches = [now if t.clock else max(r[t.commit] for r in sources[t.source]) + t.delay
                    for t in self.transforms if t.source != OWN and (sources.get(t.source) or t.clock)]
         frontier = min([now, *reaches]) if reaches else None
+        self.released = 0
         if self.frontier is not None and (frontier is None or frontier < self.frontier):
             frontier = self.frontier
         if frontier is None:
@@ -161,13 +166,21 @@ class Derivation:
                 if at <= frontier and i not in done:
                     done.add(i)
                     heapq.heappush(queue, (self._position(at, 0, t, row, ()), next(arrival), t, row))
+        released = [h for h in self.held if h[0][0] <= frontier]
+        self.held = [h for h in self.held if h[0][0] > frontier]
+        self.released = len(released)
+        for position, reader, document in released:
+            heapq.heappush(queue, (position, next(arrival), reader, document))
         while queue:
             position, _, t, row = heapq.heappop(queue)
             for published in self.process(t, row):
                 document = {c: published.get(c) for c in self.own_columns}
                 for reader in (r for r in self.transforms if r.source == OWN):
-                    heapq.heappush(queue, (self._position(position[0], position[1] + 1, reader, document, (position,)),
-                                           next(arrival), reader, document))
+                    place = self._position(position[0] + reader.delay, position[1] + 1, reader, document, (position,))
+                    if place[0] <= frontier:
+                        heapq.heappush(queue, (place, next(arrival), reader, document))
+                    else:
+                        self.held.append((place, reader, document))
         self.frontier = frontier
 
     @staticmethod

@@ -1,14 +1,15 @@
 {#- Derivations: the data table's columns and layout, and the table created. -#}
 
 {#- The data table's columns: the derived table's, the register key and registers, and the
-    commit columns. One table holds every kind of row (tl_part 'row', 'register', or 'set_aside'
-    for a row under a null key under on_bad_rows='quarantine'), so a run writes them with one
+    commit columns. One table holds every kind of row (tl_part 'row', 'register', 'set_aside'
+    for a row under a null key under on_bad_rows='quarantine', or 'held' for a document a read
+    delay holds for a later run: held_documents.sql), so a run writes them with one
     insert, and readers of the rows never scan the registers or the set-aside rows. -#}
 {% macro derivation_data_columns(settings) %}
     {%- set columns = [] -%}
     {%- for c in settings.derived -%}{%- do columns.append([c[0], c[1]]) -%}{%- endfor -%}
-    {%- for t in settings.key_types -%}{%- do columns.append(['_tl_key_{}'.format(loop.index), t]) -%}{%- endfor -%}
-    {%- if settings.registers -%}{%- do columns.append(['_register', tideline.register_struct_type(settings)]) -%}{%- endif -%}
+    {%- do columns.extend(tideline.register_columns(settings)) -%}
+    {%- do columns.extend(tideline.held_document_columns(settings)) -%}
     {%- do columns.extend([['_tl_batch', 'timestamp'], ['_tl_run', 'string'], ['tl_part', 'string'], ['tl_gen', 'string']]) -%}
     {{- return(columns) -}}
 {% endmacro %}

@@ -103,7 +103,7 @@
     with
     {{- tideline._derivation_document_ctes(settings, state, frontier, plan, data, own) }}
     {{- tideline._derivation_rows_ctes(settings, plan, data, committed, publishers, publish_columns) }}
-    {{ tideline._derivation_output_sql(settings, plan, data, keys, committed, publishers) }}
+    {{ tideline._derivation_output_sql(settings, plan, data, keys, committed, publishers, frontier, own) }}
 {% endmacro %}
 
 {#- The run's documents and what their publish lambdas see, as CTEs: each transform's new
@@ -112,7 +112,7 @@
     insert and by each pass over its own documents (own_document_passes.sql). -#}
 {% macro _derivation_document_ctes(settings, state, frontier, plan, data, own) %}
     {%- set publishers = settings.transforms | selectattr('publish') | list -%}
-    {{- tideline._derivation_sources_ctes(settings, state, frontier, own) }}
+    {{- tideline._derivation_sources_ctes(settings, state, frontier, own, plan, data) }}
     {{- tideline._derivation_register_ctes(settings, plan, data, settings.register_keys, tideline.committed_runs_sql(settings.name), publishers) if settings.registers }}
     {{- tideline._derivation_publish_ctes(settings, publishers) }}
 {%- endmacro %}

@@ -3,8 +3,8 @@
     CTE of the run's select. The passes that find them are own_document_passes.sql. -#}
 
 {#- A transform over tideline.own_documents(): its columns are derived_columns; its documents take
-    their time from the document that published them, so it has no commit column, no read delay
-    and no clock of its own. -#}
+    their time from the document that published them (plus its read delay), so it has no commit
+    column and no clock of its own. -#}
 {% macro _check_own_documents_transform(model_name, t, derived) %}
     {%- set types = {} -%}
     {%- for c in derived -%}{%- do types.update({c[0]: c[1]}) -%}{%- endfor -%}
@@ -13,10 +13,6 @@
     {%- if t.commit_column != '_tl_batch' -%}
         {{ tideline._derivation_error(model_name, 'commit_column', t.commit_column,
             "none: a document the derivation publishes is read at the time of the document that published it", t.name) }}
-    {%- endif -%}
-    {%- if t.delay != 0 -%}
-        {{ tideline._derivation_error(model_name, 'read_delay', t.read_delay,
-            "0s: a read delay on the derivation's own documents is not built (such a document would wait for a later run: docs/derivations.md)", t.name) }}
     {%- endif -%}
     {%- if t.clock -%}
         {{ tideline._derivation_error(model_name, 'clock', t.clock, "false: the derivation's own documents have no writer's clock", t.name) }}
@@ -53,10 +49,13 @@
 {% endmacro %}
 
 {#- src_<i> of a transform over the derivation's own documents: every row the previous pass
-    published (`own`, a pass's view; none: no rows), each one step deeper than the document that
-    published it and at its time, ordered after the other documents of that time and depth by
-    the position of the document that published it, then by its values (document_order.sql). -#}
-{% macro _own_documents_cte(settings, t, i, own) %}
+    published (`own`, a pass's table; none: no rows), each one step deeper than the document that
+    published it and at its time + the transform's read delay, ordered after the other documents
+    of that time and depth by the position of the document that published it, then by its values
+    (document_order.sql). With a read delay, those whose time is after the run's frontier wait
+    (held_documents.sql) and `held`, those earlier runs held until this one, join them. -#}
+{% macro _own_documents_cte(settings, t, i, own, frontier, held) %}
+    {%- set delay = ' + interval {} seconds'.format(t.delay) if t.delay else '' %}
     src_{{ i }} as (
         select
             {%- for name in t.types %}
@@ -64,9 +63,9 @@
             {%- endfor %}
             s._tl_row,
             named_struct(
-                'time', s._tl_trigger.time,
+                'time', s._tl_trigger.time{{ delay }},
                 'depth', s._tl_trigger.depth + 1,
-                'at', s._tl_trigger.at,
+                'at', s._tl_trigger.at{{ delay }},
                 'ord', cast({% if t.order_by %}s.{{ t.order_by }}{% else %}null{% endif %} as {{ settings.order_type }}),
                 'priority', {{ -(t.priority | int) }},
                 'transform', '{{ t.name }}',
@@ -77,9 +76,16 @@
             {%- if own %}
             select {% for name in t.types %}`{{ name }}`, {% endfor %}_tl_prow as _tl_row, _tl_pos as _tl_trigger
             from {{ own }}
+            {%- if t.delay %}
+            where _tl_pos.time{{ delay }} <= {{ tideline.ts(frontier.frontier) }}
+            {%- endif %}
             {%- else %}
-            select *, cast(null as string) as _tl_row, cast(null as struct<time: timestamp, depth: int, at: timestamp>) as _tl_trigger
+            select *, cast(null as string) as _tl_row, cast(null as {{ tideline.document_position_type(settings) }}) as _tl_trigger
             from {{ tideline._transform_relation(settings, t) }}
+            {%- endif %}
+            {%- if held %}
+            union all
+            {{ held }}
             {%- endif %}
         ) as s
     ),

@@ -1,4 +1,4 @@
-{#- Derivations: the data-table part a derived row is written to. -#}
+{#- Derivations: the data-table part a derived row is written to, and the columns its part leaves null. -#}
 
 {#- `k1 is null or k2 is null ...` over the unique_key columns. -#}
 {% macro null_key_test(settings) %}
@@ -17,4 +17,20 @@
         case when {{ tideline.null_key_test(settings) }} then 'set_aside' else 'row' end
     {%- endset -%}
     {{- return(sql) -}}
+{% endmacro %}
+
+{#- The register key columns and the registers as [name, type] (none without registers): what a
+    derived row, a held document or a compaction's copy of a row leaves null. -#}
+{% macro register_columns(settings) %}
+    {%- set columns = [] -%}
+    {%- for t in settings.key_types -%}{%- do columns.append(['_tl_key_{}'.format(loop.index), t]) -%}{%- endfor -%}
+    {%- if settings.registers -%}{%- do columns.append(['_register', tideline.register_struct_type(settings)]) -%}{%- endif -%}
+    {{- return(columns) -}}
+{% endmacro %}
+
+{#- `cast(null as <type>) as <name>` for each [name, type] of `columns`. -#}
+{% macro null_columns(columns) %}
+    {%- set nulls = [] -%}
+    {%- for c in columns -%}{%- do nulls.append('cast(null as {}) as {}'.format(c[1], c[0])) -%}{%- endfor -%}
+    {{- return(nulls) -}}
 {% endmacro %}

@@ -28,14 +28,17 @@
     passes that found them), a warning naming each transform's source rows
     without a commit time (never read: unplaced_rows_warning), and one with the count of
     rows written under a unique_key with a null (null_keys_warning). -#}
-{% macro log_derivation(settings, state, frontier, null_keys=0, passes={}) %}
+{% macro log_derivation(settings, state, frontier, null_keys=0, passes={}, released={}) %}
     {%- set parts = [] -%}
     {%- for t in settings.feeds -%}{%- do parts.append('{} {}'.format(t.name, frontier.documents[t.name])) -%}{%- endfor -%}
     {%- if passes.get('passes') -%}
         {%- do parts.append('own documents {} in {} passes'.format(passes.documents, passes.passes)) -%}
     {%- endif -%}
+    {%- if released.values() | sum -%}
+        {%- do parts.append('{} held by a read delay until this run'.format(released.values() | sum)) -%}
+    {%- endif -%}
     {%- set since = " (after {})".format(state.frontier) if state.frontier else " (first run)" -%}
-    {{ log("tideline {}: documents up to {}{}, read {} ({}){}{}{}".format(settings.name, frontier.frontier, since, frontier.documents.values() | sum,
+    {{ log("tideline {}: documents up to {}{}, read {} ({}){}{}{}".format(settings.name, frontier.frontier, since, (frontier.documents.values() | sum) + (released.values() | sum),
         parts | join(', '), tideline.unplaced_rows_warning(settings.feeds, frontier), tideline.behind_watermark_warning(settings.feeds, frontier),
         tideline.null_keys_warning(settings, null_keys)), info=true) }}
 {% endmacro %}

@@ -2,11 +2,12 @@
 
 {#- Each transform's new source rows (src_<i>), each with its position in the run's order
     (derivation.sql, THE ORDER; rows committed together by their values: document_order.sql);
-    a transform over the derivation's own documents reads `own`, a pass's view (own_documents.sql). -#}
-{% macro _derivation_sources_ctes(settings, state, frontier, own=none) %}
+    a transform over the derivation's own documents reads `own`, a pass's table, and the documents
+    held for this run (own_documents.sql). -#}
+{% macro _derivation_sources_ctes(settings, state, frontier, own=none, plan={}, data=none) %}
     {%- for t in settings.transforms %}
     {%- if t.own %}
-    {{ tideline._own_documents_cte(settings, t, loop.index0, own) }}
+    {{ tideline._own_documents_cte(settings, t, loop.index0, own, frontier, tideline.held_documents_read_sql(settings, t, state, frontier, plan, data)) }}
     {%- else %}
     {%- set watermark = state.watermarks.get(t.name) %}
     {%- set at = 's.{} + interval {} seconds'.format(t.commit_column, t.delay) %}

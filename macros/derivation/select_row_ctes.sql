@@ -75,19 +75,18 @@
     {%- endif %}
 {%- endmacro %}
 
-{#- What the run writes: the derived rows, the registers, and a compacting run's copies. -#}
-{% macro _derivation_output_sql(settings, plan, data, keys, committed, publishers) %}
+{#- What the run writes: the derived rows, the registers, the documents held for a later run
+    (held_documents.sql), and a compacting run's copies. -#}
+{% macro _derivation_output_sql(settings, plan, data, keys, committed, publishers, frontier, own) %}
     {%- set derived = settings.derived -%}
     {%- set registers = settings.registers -%}
+    {%- set held = tideline.held_document_columns(settings) -%}
     {%- if publishers %}
     select
         {{ derived | map('first') | join(', ') }},
-        {%- for k in keys %}
-        cast(null as {{ settings.key_types[loop.index0] }}) as {{ k }},
+        {%- for c in tideline.null_columns(tideline.register_columns(settings) + held) %}
+        {{ c }},
         {%- endfor %}
-        {%- if registers %}
-        cast(null as {{ tideline.register_struct_type(settings) }}) as _register,
-        {%- endif %}
         {{ tideline.ts(plan.batch) }} as _tl_batch,
         '{{ tideline.run_id() }}' as _tl_run,
         {{ tideline._derived_row_part(settings) }} as tl_part,
@@ -102,15 +101,26 @@
         {%- endfor %}
         {{ keys | join(', ') }},
         _register,
+        {%- for c in tideline.null_columns(held) %}
+        {{ c }},
+        {%- endfor %}
         {{ tideline.ts(plan.batch) }},
         '{{ tideline.run_id() }}',
         'register',
         '{{ plan.write_gen }}'
     from register_rows
     {%- endif %}
+    {%- if held and own %}
+    union all
+    {{ tideline.held_documents_written_sql(settings, plan, frontier, own) }}
+    {%- endif %}
     {%- if plan.compact %}
     union all
     {{ tideline._compaction_copies(settings, data, plan, committed) }}
+    {%- if held %}
+    union all
+    {{ tideline.held_documents_copied_sql(settings, data, plan, frontier, committed) }}
+    {%- endif %}
     {%- endif %}
 {%- endmacro %}
 

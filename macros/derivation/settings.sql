@@ -21,11 +21,13 @@
     {#- compaction: every compact_every runs a run also rewrites the live rows and registers into a
         new generation, so what a run scans stays proportional to the live keys -#}
     {%- set compact_every = tideline.compact_every_setting(model_name, tideline._derivation_error) -%}
+    {%- set own_delays = transforms | selectattr('own') | map(attribute='delay') | list -%}
     {%- set on_definition_change = tideline.on_definition_change_setting('derivation', model_name) -%}
     {%- set settings = {'name': model_name, 'on_definition_change': on_definition_change,
                 'on_bad_rows': tideline.on_bad_rows_setting('derivation', model_name), 'unique_key': unique_key, 'derived': derived, 'compact_every': compact_every,
                 'reductions': reductions, 'registers': registers, 'transforms': transforms, 'feeds': feeds,
                 'max_passes': tideline._max_passes_setting(model_name, transforms),
+                'own_delay': own_delays | max if own_delays else 0,
                 'sequential': transforms | selectattr('reading') | list | length > 0,
                 'key_types': agreed.key_types if registers else [], 'order_type': agreed.order_type or 'string',
                 'late_row_lookback': tideline.late_row_lookback_setting(model_name, tideline._derivation_error)} -%}

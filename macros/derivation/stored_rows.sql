@@ -53,12 +53,9 @@
         {%- for c in settings.derived %}
         {{ c[0] }},
         {%- endfor %}
-        {%- for k in keys %}
-        cast(null as {{ settings.key_types[loop.index0] }}),
+        {%- for c in tideline.null_columns(tideline.register_columns(settings) + tideline.held_document_columns(settings)) %}
+        {{ c }},
         {%- endfor %}
-        {%- if settings.registers %}
-        cast(null as {{ tideline.register_struct_type(settings) }}),
-        {%- endif %}
         _tl_batch, '{{ tideline.run_id() }}', 'row', '{{ plan.write_gen }}'
     from ({{ tideline._newest_stored(data, 'row', settings.unique_key, none, derived + ['_tl_batch'], committed, plan.read_gen) }}) as live_rows
     {%- if settings.registers %}
@@ -67,7 +64,11 @@
         {%- for c in settings.derived %}
         cast(null as {{ c[1] }}),
         {%- endfor %}
-        {{ keys | join(', ') }}, _register, _tl_batch, '{{ tideline.run_id() }}', 'register', '{{ plan.write_gen }}'
+        {{ keys | join(', ') }}, _register,
+        {%- for c in tideline.null_columns(tideline.held_document_columns(settings)) %}
+        {{ c }},
+        {%- endfor %}
+        _tl_batch, '{{ tideline.run_id() }}', 'register', '{{ plan.write_gen }}'
     from ({{ tideline._newest_stored(data, 'register', keys, none, keys + ['_register', '_tl_batch'], committed, plan.read_gen) }}) as live_registers
     {%- endif %}
     {% endset %}

@@ -44,7 +44,9 @@
     {%- do tideline.refuse_rows_behind_watermark('derivation', settings, settings.feeds, frontier) -%}
     {%- do tideline.quarantine_unplaced_rows(settings, settings.feeds, frontier, view) -%}
     {%- do tideline.quarantine_rows_behind_watermark(settings, settings.feeds, frontier, view) -%}
-    {%- set documents = frontier.documents.values() | sum -%}
+    {#- documents an earlier run held for their read delay that this run's frontier reaches (held_documents.sql) -#}
+    {%- set released = tideline.released_own_documents(settings, state, frontier, none if rebuild else tables.live, state.generation) -%}
+    {%- set documents = (frontier.documents.values() | sum) + (released.values() | sum) -%}
     {#- the SQL handed to the transforms, planned against the sources before the first write of a
         run that writes (a run with documents, a first build, a rebuild) -#}
     {%- set writes = documents > 0 or rebuild or tables.live is none -%}
@@ -83,10 +85,10 @@
         {%- if beside -%}
             {%- do tideline.swap_data_table(settings.name, view, tideline.derivation_view_sql(settings, data, tideline.run_id()), data, tables.live) -%}
         {%- elif plan.compact or (rebuild and tables.live is not none) -%}
-            {%- do tideline.drop_old_generations(data, {'read_gen': plan.replaced_gen} if rebuild else plan, ['tl_part', ['row', 'register', 'set_aside']]) -%}
+            {%- do tideline.drop_old_generations(data, {'read_gen': plan.replaced_gen} if rebuild else plan, ['tl_part', ['row', 'register', 'set_aside', 'held']]) -%}
         {%- endif -%}
     {%- endif -%}
-    {%- do tideline.log_derivation(settings, state, frontier, null_keys, passes) -%}
+    {%- do tideline.log_derivation(settings, state, frontier, null_keys, passes, released) -%}
     {%- do tideline.store_main('tideline: {} documents'.format(documents)) -%}
     {{ run_hooks(post_hooks) }}
 
