@@ -49,7 +49,7 @@ FORMAT_IN_ID = re.compile(r"[\[-](parquet|delta|iceberg)[\]-]")
 # (by number of tests, `--no-loadscope-reorder` turns it off) put units of few long tests,
 # such as a format's kill test or the Delta pipeline, last. A unit not listed counts as 120 s.
 UNIT_SECONDS = {
-    "test_derivation.py[parquet]": 800, "test_continual_task.py[parquet]": 630, "test_channel.py": 580,
+    "test_derivation.py[parquet]": 950, "test_continual_task.py[parquet]": 630, "test_channel.py": 580,
     "test_environment.py": 350, "test_merged_daily_aggregate.py[delta]": 285,
     "test_kill.py[delta]": 285, "test_continual_task.py[iceberg]": 260,
     "test_attribute_view.py[parquet]": 255, "test_table_formats.py[parquet]": 215,
