@@ -540,6 +540,42 @@ def test_any_split_of_runs_equals_the_reference_and_one_replay(project, deps, ro
     run_and_compare(project, tasks, done, now, "--full-refresh")
 
 
+# a kept history of tiers (customer, tier, valid_from in tens of minutes; one row per customer and
+# time) and orders (customer, amount, commit time in tens of minutes after the first)
+tier_rows = st.lists(st.tuples(st.integers(1, 3), st.sampled_from(["bronze", "silver", "gold"]), st.integers(0, 7)),
+                     max_size=8, unique_by=lambda r: (r[0], r[2]))
+order_rows = st.lists(st.tuples(st.integers(1, 3), st.integers(1, 100), st.integers(0, 5)), min_size=1, max_size=8)
+
+
+@end_to_end_property(make_test=1)
+@given(tiers=tier_rows, orders=order_rows, runs=st.integers(1, 3), seed=st.randoms(use_true_random=False))
+def test_any_split_of_runs_reads_each_reference_as_of_its_step(project, deps, tiers, orders, runs, seed):
+    """Issue 35, item 8, over random input: orders_as_of over a random kept history of tiers,
+    written whole before the first run (so a read of it as it is would give later tiers), and
+    random order commits split at random into runs: after every run the output equals the
+    reference, which joins each order with its customer's tier valid at the order's commit time
+    (the snapshot's rows: at the first run's frontier); then a --full-refresh replay gives the same."""
+    history = [{"customer_id": c, "tier": t, "valid_from": at(10 * v)} for c, t, v in tiers]
+    loaded = [{"order_id": i + 1, "customer_id": c, "amount": float(a), "load_tstamp": at(10 * (load + 1))}
+              for i, (c, a, load) in enumerate(orders)]
+    project.reset_models()
+    project.write_source("customer_tiers", TIERS, history, replace=True)
+    project.write_source("orders", ORDERS, [], replace=True)
+    task, references = Task(orders_as_of), {"customer_tiers": history}
+    times = sorted({r["load_tstamp"] for r in loaded})
+    done: list[dict] = []
+    for cut in run_cuts(times, runs, seed):
+        batch = [r for r in loaded if r["load_tstamp"] <= times[cut] and r not in done]
+        project.write_source("orders", ORDERS, batch)
+        done += batch
+        now = times[cut] + dt.timedelta(minutes=5)
+        run(project, "orders_as_of", now)
+        task.run(done, now, references)
+        assert_rows_equal(output(project, "orders_as_of"), task.output, label=f"orders_as_of after the run at {now}")
+    run(project, "orders_as_of", now, "--full-refresh")
+    assert_rows_equal(output(project, "orders_as_of"), task.output, label="orders_as_of replayed")
+
+
 @end_to_end_property(make_test=1)
 @given(rows=commits, runs=st.integers(2, 4), schedule=st.lists(st.booleans(), min_size=4, max_size=4),
        seed=st.randoms(use_true_random=False))
