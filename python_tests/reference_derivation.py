@@ -81,11 +81,13 @@ def reduce_value(strategy: str, before: Any, update: Any) -> Any:
             if v not in out:
                 out.append(v)
         return out
-    if isinstance(strategy, tuple):  # Flow's minimize/maximize by a key: ("min" or "max", key fields, the type's fields)
+    if isinstance(strategy, tuple):  # Flow's minimize/maximize by a key: ("min" or "max", key fields, {field: strategy})
         kind, key, fields = strategy
         if before is None:
             return update
-        ranked = sorted([before, update], key=lambda d: keyed_order(d, key, fields))
+        if keyed_order(before, key) == keyed_order(update, key):   # equal keys: Flow deep-merges them
+            return reduce_value(fields, before, update)
+        ranked = sorted([before, update], key=lambda d: keyed_order(d, key))
         return ranked[0] if kind == "min" else ranked[-1]
     if isinstance(strategy, dict):  # merge: a strategy per field
         before = dict(before or {})
@@ -95,13 +97,13 @@ def reduce_value(strategy: str, before: Any, update: Any) -> Any:
     raise ValueError(strategy)
 
 
-def keyed_order(document: dict, key: tuple[str, ...], fields: tuple[str, ...]) -> tuple:
-    """How minimize/maximize by a key order documents: by the key's fields, then by the whole
-    document, field by field in the type's order (where Flow deep-merges documents of equal
-    keys); None lowest."""
+def keyed_order(document: dict, key: tuple[str, ...]) -> tuple:
+    """How minimize/maximize by a key order documents: by the key's fields, None lowest (two
+    documents of equal keys are deep-merged, each field by its own strategy, the later after the
+    earlier)."""
     def rank(v: Any) -> tuple:
         return (v is not None, v if v is not None else 0)
-    return tuple(rank(document.get(f)) for f in key + fields)
+    return tuple(rank(document.get(f)) for f in key)
 
 
 WRITE_WINS = ("last_write_wins", "first_write_wins")

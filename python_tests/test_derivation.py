@@ -168,7 +168,23 @@ def reference_models() -> dict[str, Derivation]:
         "recipients": ([], "append"), "distinct_recipients": ([], "set"),
         "stats": ({"transfers": 0, "last_id": None}, {"transfers": "sum", "last_id": "last_write_wins"}),
     }
+    def band(r, *fields):
+        values = {"band": int(r["amount"] // 100), "transfers": 1, "first_id": r["id"], "last_id": r["id"]}
+        return {f: values[f] for f in fields}
+
+    banded = {"transfers": "sum", "first_id": "first_write_wins", "last_id": "last_write_wins", "band": "last_write_wins"}
     return {
+        # Flow's minimize/maximize by a key: equal bands deep-merged, each field by its strategy
+        "send_bands": Derivation(
+            unique_key=("sender",),
+            reduce={"lowest_band": ("min", ("band",), banded), "highest_band": ("max", ("band",), banded)},
+            registers={"lowest": (None, ("min", ("band",), {"band": "last_write_wins", "transfers": "sum", "last_id": "last_write_wins"}))},
+            transforms=[Transform(
+                "fromTransfers", "transfers", order="id", key=lambda r: (r["sender"],),
+                update=lambda r: {"lowest": band(r, "band", "transfers", "last_id")},
+                publish=lambda r, reg, prev: [{"sender": r["sender"], "lowest_band": band(r, "band", "transfers", "first_id", "last_id"),
+                                               "highest_band": band(r, "band", "transfers", "first_id", "last_id"),
+                                               "lowest_seen": reg["lowest"]}])]),
         "last_large_send": Derivation(unique_key=("sender",), transforms=[Transform(
             "fromTransfers", "transfers",
             publish=lambda r, reg, prev: [copy_of(r)] if r["amount"] > 100 else [])]),
@@ -194,7 +210,7 @@ def reference_models() -> dict[str, Derivation]:
                                            "transfers": reg["stats"]["transfers"], "last_id": reg["stats"]["last_id"]}])]),
         "sender_totals": Derivation(unique_key=("sender",), reduce={"total": "sum", "largest": "max",
                                                                    "first_id": "first_write_wins", "ids": "append",
-                                                                   "largest_send": ("max", ("amount",), ("amount", "id"))},
+                                                                   "largest_send": ("max", ("amount",), {"amount": "last_write_wins", "id": "last_write_wins"})},
                                     transforms=[Transform("fromTransfers", "transfers", order="id", publish=lambda r, reg, prev: [
                                         {"sender": r["sender"], "total": r["amount"], "largest": r["amount"], "first_id": r["id"],
                                          "last_recipient": r["recipient"], "ids": [r["id"]],
@@ -220,7 +236,7 @@ BATCHES = [
      transfer(99, "alice", "dave", 110, 200)],
 ]
 SEED_MODELS = ["last_large_send", "balances", "first_send", "flagged_transfers", "account_activity", "sender_totals", "capped_balances",
-               "transfer_fees"]
+               "transfer_fees", "send_bands"]
 
 
 def test_seed_examples_over_several_runs_equal_the_reference_and_a_rebuild(project, deps):
@@ -250,6 +266,14 @@ def test_seed_examples_over_several_runs_equal_the_reference_and_a_rebuild(proje
     incremental = {name: derived_table(project, name, models[name]) for name in SEED_MODELS}
     # alice's last large send: id 100 after 99, committed together, ordered by value
     assert {r["sender"]: r["id"] for r in incremental["last_large_send"]}["alice"] == 100, incremental["last_large_send"]
+    # Flow's minimize/maximize by a key with equal keys deep-merged, by hand: alice's transfers in
+    # band 0 (75, 30, 75: ids 2, 6, 10) and band 1 (120, 150, 110, 130: ids 4, 7, 99, 100), over
+    # three runs; the register lowest as published after her last transfer
+    band = {"transfers": 0, "first_id": 0, "last_id": 0}
+    assert [r for r in incremental["send_bands"] if r["sender"] == "alice"] == [{
+        "sender": "alice", "lowest_band": {**band, "band": 0, "transfers": 3, "first_id": 2, "last_id": 10},
+        "highest_band": {**band, "band": 1, "transfers": 4, "first_id": 4, "last_id": 100},
+        "lowest_seen": {"band": 0, "transfers": 3, "last_id": 10}}], incremental["send_bands"]
     run(project, " ".join(SEED_MODELS) + " flagged_transfers_registers", now, "--full-refresh")
     for name in SEED_MODELS:
         assert_rows_equal(derived_table(project, name, models[name]), incremental[name], label=f"{name} rebuilt")
@@ -783,7 +807,7 @@ transfers_strategy = st.lists(
     st.tuples(st.sampled_from(ACCOUNTS), st.sampled_from(ACCOUNTS), st.integers(1, 200), st.integers(0, 3)),
     min_size=1, max_size=12)
 RANDOM_MODELS = ["flagged_transfers", "account_activity", "sender_totals", "first_send", "capped_balances", "transfer_fees",
-                 "transfer_settlements"]
+                 "transfer_settlements", "send_bands"]
 
 
 @end_to_end_property(make_test=1)
@@ -979,6 +1003,16 @@ BAD_MODELS = {
                               [("a", "shuffle=['sender'], update={'top': 'struct(amount, id)'}")],
                               ": registers.top.reduce.key = [\"/amount\"] is invalid; accepted: no key: a key is for minimize and "
                               "maximize (min, max) only"),
+    # a strategy per field: for merge, and for minimize/maximize by a key (how equal keys merge)
+    "bad_fields_on_sum": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': 'sum', 'fields': {'a': 'sum'}}}",
+                          [("a", "shuffle=['sender'], update={'balance': 'amount'}")],
+                          ": registers.balance.fields = {{\"a\": \"sum\"}} is invalid; accepted: no fields: a strategy per field is for "
+                          "merge, and for minimize or maximize with a key (how values of equal keys merge)"),
+    "bad_flow_key_merge_field": ("registers={'top': {'type': 'struct<amount:double,id:bigint>', 'initial': None, "
+                                 "'reduce': {'strategy': 'maximize', 'key': ['/amount']}, 'fields': {'count': 'sum'}}}",
+                                 [("a", "shuffle=['sender'], update={'top': 'struct(amount, id)'}")],
+                                 ": registers.top.fields = \"count\" is invalid; accepted: a field of "
+                                 "struct<amount:double,id:bigint>: amount, id"),
     "bad_flow_annotation": ("registers={'balance': {'type': 'double', 'initial': 0, 'reduce': {'stratgy': 'sum'}}}",
                             [("a", "shuffle=['sender'], update={'balance': 'amount'}")],
                             ": registers.balance.reduce.stratgy = \"sum\" is invalid; accepted: a key of registers.balance.reduce: "

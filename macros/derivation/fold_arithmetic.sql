@@ -15,26 +15,23 @@
 
 {#- min: the least of the stored value (or the initial one) and the updates. -#}
 {% macro default__fold_min(spec, stored, update, initial, w, what) %}
-    {{- return(tideline._fold_extreme('min', stored, update, initial, w, spec.get('key'))) -}}
+    {{- return(tideline._fold_extreme('min', spec, stored, update, initial, w, what)) -}}
 {% endmacro %}
 
 {#- max: the greatest of the stored value (or the initial one) and the updates. -#}
 {% macro default__fold_max(spec, stored, update, initial, w, what) %}
-    {{- return(tideline._fold_extreme('max', stored, update, initial, w, spec.get('key'))) -}}
+    {{- return(tideline._fold_extreme('max', spec, stored, update, initial, w, what)) -}}
 {% endmacro %}
 
-{#- min or max of the stored value (or the initial one) and the updates; with a key (Flow's
-    minimize or maximize by a key, reduction_key.sql), of their keyed forms, then the value. -#}
-{% macro _fold_extreme(kind, stored, update, initial, w, key=none) %}
-    {%- set start -%}coalesce({{ stored }}, {{ initial }}){%- endset -%}
-    {%- if key -%}
-        {%- set folded -%}
-            ({{ 'least' if kind == 'min' else 'greatest' }}({{ tideline._keyed_value(start, key) }}, {{ kind }}({{ tideline._keyed_value(update, key) }}) over {{ w }})).d
-        {%- endset -%}
-        {{- return(folded) -}}
+{#- min or max of the stored value (or the initial one) and the updates. A minimize or maximize
+    by a key deep-merges values of equal keys in their order, which a window's min or max cannot:
+    it is folded one value after another (_step_extreme), never here. -#}
+{% macro _fold_extreme(kind, spec, stored, update, initial, w, what) %}
+    {%- if spec.get('key') -%}
+        {{ exceptions.raise_compiler_error("tideline: {}: internal error: a minimize or maximize by a key is folded one value after another (step_{}), not by window functions".format(what, kind)) }}
     {%- endif -%}
     {%- set folded -%}
-        {{ 'least' if kind == 'min' else 'greatest' }}({{ start }}, {{ kind }}({{ update }}) over {{ w }})
+        {{ 'least' if kind == 'min' else 'greatest' }}(coalesce({{ stored }}, {{ initial }}), {{ kind }}({{ update }}) over {{ w }})
     {%- endset -%}
     {{- return(folded) -}}
 {% endmacro %}

@@ -1,9 +1,11 @@
 {#- Derivations: Flow's minimize and maximize by a key (`reduce: {strategy: maximize, key:
     [/amount]}`): a struct value is compared by some of its fields, and the least (minimize) or
-    greatest (maximize) one is kept whole. Where the key fields of two values are equal, Flow
-    deep-merges them; here the values are then compared whole, field by field in the type's
-    order (so the result never depends on the order the values came in, and a run over many
-    commits equals one per commit). Nulls compare lowest, as Spark orders them. -#}
+    greatest (maximize) one is kept whole. Where the keys of the value kept and a new value are
+    equal, the two are deep-merged as Flow does: each field folded by its own reduction (the
+    spec's `fields`, last_write_wins unless given), the new value after the kept one. That
+    depends on the order the values came in, so such a reduction is folded one value after
+    another (step_arithmetic.sql), never by window functions. Nulls compare lowest, as Spark
+    orders them; two null key fields are equal. -#}
 
 {#- The key of a minimize or maximize: a field or JSON pointer ('/amount', '/a/b'), or a list of
     them, each naming a field of the struct type `type` (nested through struct fields); as
@@ -45,4 +47,21 @@
         case when ({{ x }}) is null then null else named_struct('k', named_struct({{ fields | join(', ') }}), 'd', {{ x }}) end
     {%- endset -%}
     {{- return(keyed) -}}
+{% endmacro %}
+
+{#- Whether values of equal keys are deep-merged anywhere in a reduction (a minimize or maximize
+    by a key, or a merge with one among its fields): such a reduction is folded one value after
+    another. -#}
+{% macro _merges_equal_keys(spec) %}
+    {%- if spec.get('key') -%}{{ return(true) }}{%- endif -%}
+    {%- for f in spec.fields or [] if tideline._merges_equal_keys(f[1]) -%}{{ return(true) }}{%- endfor -%}
+    {{- return(false) -}}
+{% endmacro %}
+
+{#- Whether the key fields of two values `a` and `b` (SQL) are equal, nulls equal to nulls. -#}
+{% macro _equal_keys(a, b, key) %}
+    {%- set sql -%}
+        {% for path in key %}({{ a }}).{{ path }} <=> ({{ b }}).{{ path }}{{ ' and ' if not loop.last }}{% endfor %}
+    {%- endset -%}
+    {{- return(sql) -}}
 {% endmacro %}

@@ -37,7 +37,9 @@
     {{- return(fields) -}}
 {% endmacro %}
 
-{#- A reduction's spec: {'strategy', 'type', 'fields': [[name, spec], ...] for merge}. -#}
+{#- A reduction's spec: {'strategy', 'type', 'fields': [[name, spec], ...]}. A merge folds each
+    field by its own reduction; so does a minimize or maximize by a key (`key`) where two values'
+    keys are equal, as Flow deep-merges them (reduction_key.sql). `fields` is refused elsewhere. -#}
 {% macro _reduction(model_name, setting, strategy_value, type, field_strategies=none) %}
     {%- set strategy = tideline._strategy(model_name, '{}.reduce'.format(setting), strategy_value) -%}
     {%- set spec = {'strategy': strategy, 'type': tideline.type_name(type), 'fields': none} -%}
@@ -48,11 +50,14 @@
     {%- if strategy == 'sum' and not (spec.type in ['tinyint', 'smallint', 'int', 'bigint', 'float', 'double'] or spec.type.startswith('decimal')) -%}
         {{ tideline._derivation_error(model_name, type_setting, type, "a numeric type for sum") }}
     {%- endif -%}
-    {%- if strategy == 'merge' -%}
-        {%- do spec.update({'fields': tideline._merge_fields(model_name, setting, type, field_strategies)}) -%}
-    {%- endif -%}
     {%- if strategy_value is mapping and 'key' in strategy_value -%}
         {%- do spec.update({'key': tideline._reduction_key(model_name, '{}.reduce.key'.format(setting), strategy_value.key, strategy, spec.type)}) -%}
+    {%- endif -%}
+    {%- if strategy == 'merge' or spec.get('key') -%}
+        {%- do spec.update({'fields': tideline._merge_fields(model_name, setting, type, field_strategies)}) -%}
+    {%- elif field_strategies is not none -%}
+        {{ tideline._derivation_error(model_name, '{}.fields'.format(setting), field_strategies,
+            "no fields: a strategy per field is for merge, and for minimize or maximize with a key (how values of equal keys merge)") }}
     {%- endif -%}
     {{- return(spec) -}}
 {% endmacro %}

@@ -37,27 +37,7 @@
         {{ tideline._newest_stored(data, 'row', ukeys, 'published', derived | map('first') | list, committed, plan.read_gen) }}
     ),
 
-    reduced as (
-        select
-            {%- for c in derived %}
-            {%- if c[0] in ukeys %}
-            p.{{ c[0] }},
-            {%- elif c[0] in settings.reductions %}
-            {{ tideline._fold(settings.reductions[c[0]], 'sr.{}'.format(c[0]), 'p.{}'.format(c[0]), 'null', 'w', 'derivation {}, column {}'.format(settings.name, c[0])) }} as {{ c[0] }},
-            {%- else %}
-            coalesce(last(p.{{ c[0] }}, true) over w, sr.{{ c[0] }}) as {{ c[0] }},
-            {%- endif %}
-            {%- endfor %}
-            row_number() over w_order as _tl_n,
-            count(*) over w_key as _tl_count
-        from published as p
-        left join stored_rows as sr on {% for k in ukeys %}p.{{ k }} <=> sr.{{ k }}{{ ' and ' if not loop.last }}{% endfor %}
-        {{ tideline._key_windows('p', ukeys, 'p._tl_pos, p._tl_prow') }}
-    ),
-
-    derived_rows as (
-        select {{ derived | map('first') | join(', ') }} from reduced where _tl_n = _tl_count
-    )
+    {{ tideline._derivation_reduced_ctes(settings) }}
     {%- else %}
 
     -- the newest published row of each key replaces the stored one

@@ -23,12 +23,17 @@
     {%- set compact_every = tideline.compact_every_setting(model_name, tideline._derivation_error) -%}
     {%- set own_delays = transforms | selectattr('own') | map(attribute='delay') | list -%}
     {%- set on_definition_change = tideline.on_definition_change_setting('derivation', model_name) -%}
+    {#- folded one document after another: where an update reads the register, or a reduction
+        deep-merges values of equal keys (reduction_key.sql) -#}
+    {%- set merging = {'registers': transforms | selectattr('reading') | list | length > 0, 'reduce': false} -%}
+    {%- for r in registers if tideline._merges_equal_keys(r) -%}{%- do merging.update({'registers': true}) -%}{%- endfor -%}
+    {%- for spec in reductions.values() if tideline._merges_equal_keys(spec) -%}{%- do merging.update({'reduce': true}) -%}{%- endfor -%}
     {%- set settings = {'name': model_name, 'on_definition_change': on_definition_change,
                 'on_bad_rows': tideline.on_bad_rows_setting('derivation', model_name), 'unique_key': unique_key, 'derived': derived, 'compact_every': compact_every,
                 'reductions': reductions, 'registers': registers, 'transforms': transforms, 'feeds': feeds,
                 'max_passes': tideline._max_passes_setting(model_name, transforms),
                 'own_delay': own_delays | max if own_delays else 0,
-                'sequential': transforms | selectattr('reading') | list | length > 0,
+                'sequential': merging.registers, 'sequential_reduce': merging.reduce,
                 'key_types': agreed.key_types if registers else [], 'order_type': agreed.order_type or 'string',
                 'late_row_lookback': tideline.late_row_lookback_setting(model_name, tideline._derivation_error)} -%}
     {%- set register_keys = [] -%}
