@@ -429,7 +429,7 @@ def drawn_examples(examples: int, make_test: int, variable: str) -> int:
     return examples if extended_tier() else make_test
 
 
-def fast_property(cases, edge_cases: Iterable, examples: int = 200, make_test: int = 50):
+def fast_property(cases, edge_cases: Iterable, examples: int = 200, make_test: int = 35):
     """The fast tier's property test over `case`: the explicit edge cases first, then cases
     drawn from the strategy `cases` (drawn_examples: `examples` in the extended tier, 200 unless
     a test says more, issue 39's volume; `make_test` in `make test`), derandomized (the same

@@ -28,7 +28,8 @@ from typing import Any, Callable
 # The vars that dbt reads while it parses the projects under test: the events source's schema
 # and table (models/tideline/sources.yml). Every other tideline__ var is read at run time.
 PARSE_TIME_TIDELINE_VARS = frozenset({"tideline__events_schema", "tideline__events_table"})
-# Commands given a parsed project; `parse` parses, and an inline compile adds a node to it.
+# Commands given a parsed project (`parse` parses). An inline compile (`compile --inline`) adds
+# its node to the Manifest and dbt's CompileTask takes it out again when the command ends.
 REUSING_COMMANDS = frozenset({"run", "build", "test", "compile", "seed", "snapshot", "run-operation", "show", "list", "ls"})
 KEPT = 6
 
@@ -40,8 +41,7 @@ def parse_time_vars(vars: dict[str, Any]) -> dict[str, Any]:
 
 def reuses(args: tuple[str, ...]) -> bool:
     """Whether this command may be given a parsed project."""
-    return (os.environ.get("TIDELINE_TEST_REPARSE") != "1" and bool(args) and args[0] in REUSING_COMMANDS
-            and "--inline" not in args)
+    return os.environ.get("TIDELINE_TEST_REPARSE") != "1" and bool(args) and args[0] in REUSING_COMMANDS
 
 
 def _environment() -> dict[str, str]:

@@ -194,8 +194,8 @@ EDGE_CASES = [
 ]
 
 
-# an example is several runs of the channel (3.5 s): 15 drawn in make test, 200 in the extended tier
-@fast_property(cases, EDGE_CASES, make_test=15)
+# an example is several runs of the channel (about 10 s): 6 drawn in make test (the 13 edge cases run too), 200 in the extended tier
+@fast_property(cases, EDGE_CASES, make_test=6)
 def test_runs_of_a_random_history_give_the_references_epochs(project, run_sql, case):
     shapes, epochs, compiled_run_id = run_sql.shapes, run_sql.epochs, run_sql.run_id
     runner = project.runner
