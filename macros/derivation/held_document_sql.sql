@@ -10,7 +10,7 @@
     {% set sql %}
         select {% for name in t.types %}`{{ name }}`, {% endfor %}_tl_prow as _tl_row, _tl_trigger
         from {{ data }}
-        where tl_part = 'held' and tl_gen = '{{ plan.read_gen }}' and _tl_run in ({{ tideline.committed_runs_sql(settings.name) }})
+        where {{ tideline._stored_held_documents(plan.read_gen, tideline.committed_runs_sql(settings.name)) }}
             and {{ tideline._released_test(t, state, frontier) }}
     {% endset %}
     {{- return(sql) -}}
@@ -52,8 +52,17 @@
         {%- endfor %}
         _tl_trigger, _tl_prow, _tl_batch, '{{ tideline.run_id() }}', 'held', '{{ plan.write_gen }}'
     from {{ data }}
-    where tl_part = 'held' and tl_gen = '{{ plan.read_gen }}' and _tl_run in ({{ committed }})
+    where {{ tideline._stored_held_documents(plan.read_gen, committed) }}
         and _tl_trigger.time + interval {{ settings.own_delay }} seconds > {{ tideline.ts(frontier.frontier) }}
     {% endset %}
     {{- return(sql) -}}
+{% endmacro %}
+
+{#- The held documents stored in the data table in generation `generation` by the runs of
+    `committed` (SQL of the committed run ids): what a run reads, counts or copies of them. -#}
+{% macro _stored_held_documents(generation, committed) %}
+    {% set sql %}
+        tl_part = 'held' and tl_gen = '{{ generation }}' and _tl_run in ({{ committed }})
+    {% endset %}
+    {{- return(sql | trim) -}}
 {% endmacro %}

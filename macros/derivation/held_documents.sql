@@ -18,11 +18,12 @@
     {{- return([['_tl_trigger', tideline.document_position_type(settings)], ['_tl_prow', 'string']]) -}}
 {% endmacro %}
 
-{#- `time` + the transform's read delay is in (F_prev, F]: a held document this run reads. -#}
-{% macro _released_test(t, state, frontier, time='_tl_trigger.time') %}
+{#- The time of the document that published a held one + the transform's read delay is in
+    (F_prev, F]: a held document this run reads. -#}
+{% macro _released_test(t, state, frontier) %}
     {% set sql %}
-        ({{ time }} + interval {{ t.delay }} seconds > {{ tideline.ts(state.frontier) }}
-         and {{ time }} + interval {{ t.delay }} seconds <= {{ tideline.ts(frontier.frontier) }})
+        (_tl_trigger.time + interval {{ t.delay }} seconds > {{ tideline.ts(state.frontier) }}
+         and _tl_trigger.time + interval {{ t.delay }} seconds <= {{ tideline.ts(frontier.frontier) }})
     {% endset %}
     {{- return(sql) -}}
 {% endmacro %}
@@ -40,7 +41,7 @@
             count_if({{ tideline._released_test(t, state, frontier) }}) as released_{{ loop.index0 }}{{ ',' if not loop.last }}
             {%- endfor %}
         from {{ data }}
-        where tl_part = 'held' and tl_gen = '{{ generation }}' and _tl_run in ({{ tideline.committed_runs_sql(settings.name) }})
+        where {{ tideline._stored_held_documents(generation, tideline.committed_runs_sql(settings.name)) }}
     {% endset %}
     {%- set row = tideline.query_rows(sql)[0] -%}
     {%- set released = {} -%}
