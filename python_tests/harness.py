@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, NamedTuple, Sequence
 
 from parsed_projects import PARSED, parse_time_vars, reuses
 from tideline_tools import generator
@@ -493,6 +493,30 @@ def run_cuts(times: Sequence, runs: int, rng) -> list[int]:
     if cuts[-1] != len(times) - 1:
         cuts.append(len(times) - 1)
     return cuts
+
+
+class SplitRun(NamedTuple):
+    """One run of a random split of loads (split_loads): the rows loaded so far, the run's now,
+    and whether it is the last run."""
+    loaded: list
+    now: dt.datetime
+    last: bool
+
+
+def split_loads(project: "Project", source: str, layout: Sequence, rows: list[dict], runs: int, rng,
+                time_column: str = "load_tstamp", after: dt.timedelta = dt.timedelta(minutes=5)) -> Iterator[SplitRun]:
+    """`rows` loaded into the source table `source` (columns `layout`) at their `time_column`, in up
+    to `runs` runs cut at random (run_cuts): before each run, the rows of the loads up to its cut
+    not loaded yet are written; the run's now is `after` its last load. The property tests'
+    random splits into runs."""
+    times = sorted({r[time_column] for r in rows})
+    cuts = run_cuts(times, runs, rng)
+    loaded: list[dict] = []
+    for i, cut in enumerate(cuts):
+        batch = [r for r in rows if r[time_column] <= times[cut] and r not in loaded]
+        project.write_source(source, layout, batch)
+        loaded += batch
+        yield SplitRun(list(loaded), times[cut] + after, i == len(cuts) - 1)
 
 
 def sql_literal(value: Any) -> str:

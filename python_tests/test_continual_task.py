@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import ICEBERG_CATALOG, CrashPoints, Project, assert_rows_equal, end_to_end_property, project_copy, run_cuts, unfit_accepted
+from harness import ICEBERG_CATALOG, CrashPoints, Project, assert_rows_equal, end_to_end_property, project_copy, split_loads, unfit_accepted
 from reference_continual import Task, audit_log, live_rows, orders_as_of, orders_enriched, running_totals, upsert, upsert_changes
 
 CONTINUAL = Path(__file__).parent.parent / "examples" / "continual_tasks"
@@ -529,13 +529,7 @@ def test_any_split_of_runs_equals_the_reference_and_one_replay(project, deps, ro
     project.write_source("append_only", APPEND_ONLY, [], replace=True)
     project.reset_models()
     tasks = {"upsert": Task(upsert), "running_totals": Task(running_totals)}
-    times = sorted({r["load_tstamp"] for r in loaded})
-    done: list[dict] = []
-    for cut in run_cuts(times, runs, seed):
-        batch = [r for r in loaded if r["load_tstamp"] <= times[cut] and r not in done]
-        project.write_source("append_only", APPEND_ONLY, batch)
-        done += batch
-        now = times[cut] + dt.timedelta(minutes=5)
+    for done, now, _ in split_loads(project, "append_only", APPEND_ONLY, loaded, runs, seed):
         run_and_compare(project, tasks, done, now)
     run_and_compare(project, tasks, done, now, "--full-refresh")
 
@@ -562,13 +556,7 @@ def test_any_split_of_runs_reads_each_reference_as_of_its_step(project, deps, ti
     project.write_source("customer_tiers", TIERS, history, replace=True)
     project.write_source("orders", ORDERS, [], replace=True)
     task, references = Task(orders_as_of), {"customer_tiers": history}
-    times = sorted({r["load_tstamp"] for r in loaded})
-    done: list[dict] = []
-    for cut in run_cuts(times, runs, seed):
-        batch = [r for r in loaded if r["load_tstamp"] <= times[cut] and r not in done]
-        project.write_source("orders", ORDERS, batch)
-        done += batch
-        now = times[cut] + dt.timedelta(minutes=5)
+    for done, now, _ in split_loads(project, "orders", ORDERS, loaded, runs, seed):
         run(project, "orders_as_of", now)
         task.run(done, now, references)
         assert_rows_equal(output(project, "orders_as_of"), task.output, label=f"orders_as_of after the run at {now}")
@@ -587,15 +575,8 @@ def test_any_schedule_of_a_task_over_the_upsert_equals_the_reference(project, de
     project.write_source("append_only", APPEND_ONLY, [], replace=True)
     project.reset_models()
     up, down = Task(upsert), Task(upsert_changes, commit="_tl_batch")
-    times = sorted({r["load_tstamp"] for r in loaded})
-    done: list[dict] = []
-    cuts = run_cuts(times, runs, seed)
-    for i, cut in enumerate(cuts):
-        batch = [r for r in loaded if r["load_tstamp"] <= times[cut] and r not in done]
-        project.write_source("append_only", APPEND_ONLY, batch)
-        done += batch
-        now = times[cut] + dt.timedelta(minutes=5)
-        both = i == len(cuts) - 1 or schedule[i]
+    for i, (done, now, last) in enumerate(split_loads(project, "append_only", APPEND_ONLY, loaded, runs, seed)):
+        both = last or schedule[i]
         run(project, "upsert upsert_changes" if both else "upsert", now)
         up.run(done, now)
         if both:

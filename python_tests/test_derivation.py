@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from harness import (ICEBERG_CATALOG, CrashPoints, Project, assert_rows_equal, end_to_end_property, extended_tier, project_copy,
-                     run_cuts, unfit_accepted)
+                     split_loads, unfit_accepted)
 from reference_derivation import OWN, Derivation, Transform
 
 DERIVATION = Path(__file__).parent.parent / "examples" / "derivations"
@@ -819,14 +819,8 @@ def test_any_split_of_runs_equals_the_reference_and_one_run(project, deps, rows,
     loaded_at = [transfer(i + 1, s, r, a, 30 * load) for i, (s, r, a, load) in enumerate(rows)]
     project.write_source("transfers", TRANSFERS, [], replace=True)
     models = reference_models()
-    loads = sorted({t["load_tstamp"] for t in loaded_at})
     project.reset_models()
-    done: list[dict] = []
-    for cut in run_cuts(loads, runs, seed):
-        batch = [t for t in loaded_at if t["load_tstamp"] <= loads[cut] and t not in done]
-        project.write_source("transfers", TRANSFERS, batch)
-        done += batch
-        now = loads[cut] + dt.timedelta(minutes=5)
+    for done, now, _ in split_loads(project, "transfers", TRANSFERS, loaded_at, runs, seed):
         run(project, " ".join(RANDOM_MODELS), now)
         for name in RANDOM_MODELS:
             models[name].run({"transfers": done}, now)
