@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -274,6 +275,105 @@ def test_a_reference_read_as_of_each_step_gives_the_same_rows_in_one_run_or_one_
         assert_rows_equal(output(project, "orders_as_of"), task.output, label=f"{runs}, then a replay")
 
 
+LIVE_TIERS = "customer_id bigint, tier string"
+# live.customer_tiers overwritten in place: its versions are the only history of the tiers
+TIER_VERSIONS = [[(1, "gold"), (2, "silver")], [(1, "platinum"), (2, "silver")], [(1, "platinum"), (2, "bronze"), (3, "gold")]]
+# after each version, orders committed at the loader's clock: (order_id, customer_id, amount)
+CLOCKED_ORDERS = [[(1, 1, 10.0), (2, 2, 20.0)], [(3, 1, 30.0), (4, 2, 40.0)], [(5, 2, 50.0), (6, 3, 60.0)]]
+
+
+def utc_clock() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+
+
+def live_schema(project) -> str:
+    """Where orders_time_travel's reference live.customer_tiers is (the var continual__live_source):
+    a Delta table in the source schema, or an Iceberg table in the source schema's namespace of
+    the Iceberg catalog."""
+    if project.file_format == "iceberg":
+        project.runner.execute(f"create namespace if not exists {ICEBERG_CATALOG}.{project.source_schema}")
+        return f"{ICEBERG_CATALOG}.{project.source_schema}"
+    project.runner.execute(f"create schema if not exists {project.source_schema}")
+    return project.source_schema
+
+
+def fresh_live_table(project) -> tuple[str, dict]:
+    """live.customer_tiers made anew and empty in the project's format, orders emptied: the
+    table's name and the vars that point the source at it."""
+    schema = live_schema(project)
+    table = f"{schema}.customer_tiers"
+    project.runner.execute(f"drop table if exists {table}")
+    project.runner.execute(f"create table {table} ({LIVE_TIERS}) using {project.file_format}")
+    project.write_source("orders", ORDERS, [], replace=True)
+    return table, {"continual__live_source": schema}
+
+
+def time_travel_models(*names: str) -> list[Path]:
+    """Copies of orders_time_travel, enabled, as models `names` (each test's own, per format)."""
+    text = (CONTINUAL / "models" / "orders_time_travel.sql").read_text()
+    assert "enabled=var('continual__time_travel', false)" in text
+    paths = [CONTINUAL / "models" / f"{name}.sql" for name in names]
+    for path in paths:
+        path.write_text(text.replace("enabled=var('continual__time_travel', false)", "enabled=true"))
+    return paths
+
+
+@pytest.mark.formats("delta", "iceberg")
+@pytest.mark.make_test_formats("delta")
+def test_a_reference_read_by_time_travel_gives_the_same_rows_in_one_run_one_run_per_commit_and_a_replay(project, deps):
+    """Issue 35, item 8, for a reference without a history of its own: live.customer_tiers keeps
+    each customer's current tier, overwritten in place, and orders_time_travel reads it by its
+    Delta or Iceberg versions as of each order's commit time (the loader's clock). Three versions,
+    each followed by a commit of orders: a copy run after each commit, a copy run once over the
+    last two commits, and a --full-refresh replay give the same table, equal to the reference
+    over the tiers' history and to the tiers written out by hand, which a read of the table as it
+    is now would not give. Then (Iceberg) the versions before the last expired: a replay is
+    refused by name and changes nothing."""
+    table, live = fresh_live_table(project)
+    each, once = f"tmp_tt_each_{project.file_format}", f"tmp_tt_once_{project.file_format}"
+    paths = time_travel_models(each, once)
+    try:
+        history, done = [], []
+        tasks = {each: Task(orders_as_of), once: Task(orders_as_of)}
+        for i, (tiers, orders) in enumerate(zip(TIER_VERSIONS, CLOCKED_ORDERS)):
+            project.runner.execute(f"insert overwrite {table} values " + ", ".join(f"({c}, '{t}')" for c, t in tiers))
+            written = utc_clock()   # the version's commit is before it
+            history += [{"customer_id": c, "tier": t, "valid_from": written} for c, t in tiers]
+            loaded = utc_clock()
+            commit = [{"order_id": o, "customer_id": c, "amount": a, "load_tstamp": loaded} for o, c, a in orders]
+            project.write_source("orders", ORDERS, commit)
+            done += commit
+            now = (utc_clock() + dt.timedelta(seconds=1)).replace(microsecond=0)
+            ran = [each] if i else [each, once]
+            run(project, " ".join(ran), now, **live)
+            for name in ran:
+                tasks[name].run(done, now, {"customer_tiers": history})
+        run(project, once, now, **live)
+        tasks[once].run(done, now, {"customer_tiers": history})
+        by_hand = {1: "gold", 2: "silver", 3: "platinum", 4: "silver", 5: "bronze", 6: "gold"}
+        assert {r["order_id"]: r["tier"] for r in tasks[each].output} == by_hand
+        newest = dict(TIER_VERSIONS[-1])
+        assert [o for o, c, _ in sum(CLOCKED_ORDERS, []) if newest[c] != by_hand[o]] == [1, 2, 4], "the newest tiers differ"
+        for name, label in ((each, "one run per commit"), (once, "one run over the last two commits")):
+            assert_rows_equal(output(project, name), tasks[name].output, label=f"{label} ({project.file_format})")
+        run(project, each, now, "--full-refresh", **live)
+        assert_rows_equal(output(project, each), tasks[each].output, label=f"a replay ({project.file_format})")
+        if project.file_format == "iceberg":
+            project.runner.execute(f"call {ICEBERG_CATALOG}.system.expire_snapshots(table => '{project.source_schema}.customer_tiers', "
+                                   f"older_than => timestamp'{utc_clock():%Y-%m-%d %H:%M:%S.%f}', retain_last => 1)")
+            first = project.rows(f"select date_format(made_current_at, 'yyyy-MM-dd HH:mm:ss.SSSSSS'), snapshot_id "
+                                 f"from {table}.history order by 1")
+            assert len(first) == 1, first
+            step = min(r["load_tstamp"] for r in done)
+            project.refused(
+                f"tideline: continual task {each}: reference live.customer_tiers has no version at or before the step at "
+                f"{f'{step:%Y-%m-%d %H:%M:%S.%f}'.rstrip('0').rstrip('.')}: its oldest kept version, {first[0][1]}, is from {first[0][0]}",
+                lambda: run(project, each, now, "--full-refresh", expect_success=False, **live))
+    finally:
+        for path in paths:
+            path.unlink()
+
+
 # The seed's upsert in the legacy form of tideline 0.1 (plain statements separated by `;`), which
 # models written before the statement blocks keep: the scenario below runs it.
 LEGACY_UPSERT = """{{ config(materialized='continual_task', snapshot=false, columns={'key': 'int', 'val': 'int'},
@@ -516,7 +616,7 @@ def test_compaction_keeps_the_data_table_to_the_live_rows_and_each_rows_commit_t
 
 # ---- batch invariance: random commits and random run splits (hypothesis) -----------------------
 
-from hypothesis import given  # noqa: E402
+from hypothesis import example, given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 commits = st.lists(st.tuples(st.integers(1, 4), st.integers(-50, 50), st.integers(0, 5)), min_size=1, max_size=10)
@@ -564,6 +664,63 @@ def test_any_split_of_runs_reads_each_reference_as_of_its_step(project, deps, ti
     assert_rows_equal(output(project, "orders_as_of"), task.output, label="orders_as_of replayed")
 
 
+# what happens to live.customer_tiers and the orders, in order, on the clock: a customer's tier set
+# (None: the customer's row deleted), a commit of orders (customer, amount), or a run of the task
+clocked_events = st.lists(st.one_of(
+    st.tuples(st.just("tier"), st.integers(1, 3), st.sampled_from(["bronze", "silver", "gold", None])),
+    st.tuples(st.just("orders"), st.lists(st.tuples(st.integers(1, 3), st.integers(1, 100)), min_size=1, max_size=3)),
+    st.just(("run",))), min_size=1, max_size=9)
+
+
+@pytest.mark.formats("delta", "iceberg")
+@pytest.mark.make_test_formats("delta")
+@end_to_end_property(make_test=1, examples=4)
+@given(events=clocked_events)
+# versions after commits of one run, a deleted customer, a customer before its first version
+@example(events=[("tier", 1, "gold"), ("orders", [(1, 10), (2, 5)]), ("run",), ("tier", 1, "silver"), ("orders", [(1, 20), (2, 5)]),
+                 ("tier", 2, "bronze"), ("tier", 1, None), ("orders", [(1, 30), (2, 6)])])
+def test_any_interleaving_of_versions_commits_and_runs_reads_each_step_at_its_version(project, deps, events):
+    """Issue 35, item 8, by time travel, over random input: versions of live.customer_tiers (each
+    change a version of the whole table), commits of orders and runs of orders_time_travel,
+    interleaved at random on the clock (a run where the events say, and one a second after the
+    last event, which takes every commit): after
+    every run the output equals the reference over the tiers' history (each version valid from
+    when its write returned), and a --full-refresh replay gives the same."""
+    table, live = fresh_live_table(project)
+    project.reset_models()
+    name = f"tmp_tt_any_{project.file_format}"
+    paths = time_travel_models(name)
+    tiers: dict[int, str | None] = {}
+    history, done, task = [], [], Task(orders_as_of)
+    try:
+        for event in [*events, ("wait",), ("run",)]:   # the last run a second later: it takes every commit
+            if event[0] == "wait":
+                time.sleep(1.0)
+            elif event[0] == "tier":
+                tiers[event[1]] = event[2]
+                kept = [f"({c}, '{t}')" for c, t in sorted(tiers.items()) if t is not None]
+                # (an overwrite with no rows replaces nothing under dynamic partition overwrite)
+                project.runner.execute(f"insert overwrite {table} values {', '.join(kept)}" if kept else f"delete from {table}")
+                written = utc_clock()
+                history += [{"customer_id": c, "tier": t, "valid_from": written} for c, t in tiers.items()]
+            elif event[0] == "orders":
+                loaded = utc_clock()
+                commit = [{"order_id": len(done) + i + 1, "customer_id": c, "amount": float(a), "load_tstamp": loaded}
+                          for i, (c, a) in enumerate(event[1])]
+                project.write_source("orders", ORDERS, commit)
+                done += commit
+            else:
+                now = utc_clock().replace(microsecond=0)
+                run(project, name, now, **live)
+                task.run(done, now, {"customer_tiers": history})
+                assert_rows_equal(output(project, name), task.output, label=f"{name} after the run at {now}, events {events}")
+        run(project, name, now, "--full-refresh", **live)
+        assert_rows_equal(output(project, name), task.output, label=f"{name} replayed, events {events}")
+    finally:
+        for path in paths:
+            path.unlink()
+
+
 @end_to_end_property(make_test=1)
 @given(rows=commits, runs=st.integers(2, 4), schedule=st.lists(st.booleans(), min_size=4, max_size=4),
        seed=st.randoms(use_true_random=False))
@@ -589,6 +746,12 @@ def test_any_schedule_of_a_task_over_the_upsert_equals_the_reference(project, de
 GOOD_CONFIG = "columns={'key': 'int', 'val': 'int'}, inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}"
 GOOD_INSERT = "insert into {{ this }} select key, val from {{ tideline.input('stream.append_only') }}"
 GOOD_BLOCK = "{% call tideline.task_insert() %} select key, val from {{ tideline.input('stream.append_only') }} {% endcall %}"
+# the refusals of a reference read by time travel (time_travel.sql); braces doubled for BAD_TASKS' .format
+TIME_TRAVEL_ACCEPTED = ("{{time_travel: true}} alone (a Delta or Iceberg table read by its versions), or "
+                        "{{valid_from: column, key: columns}} (a kept history)")
+NO_VERSIONS = ("references.stream.{name}.time_travel = true is invalid; accepted: a Delta or Iceberg table, whose versions "
+               "time travel reads ({{source}}.{name} is {found}, without versions); keep its history in the table and declare "
+               "{{{{valid_from: column, key: columns}}}} instead")
 BAD_TASKS = {
     # config columns left out: the output's columns are inferred from the first insert, unless...
     "bad_no_columns": ("inputs={'stream.append_only': {'commit_column': 'load_tstamp'}}",
@@ -714,21 +877,18 @@ BAD_TASKS = {
                            "{{'valid_from': 'valid_from', 'key': 'customer_id'}}}}"),
     "bad_reference_key_name": (GOOD_CONFIG + ", references={'stream.anomalies': {'valid_form': 'load_tstamp'}}", GOOD_BLOCK,
                                "references.stream.anomalies.valid_form = \"load_tstamp\" is invalid; accepted: a key of "
-                               "references.stream.anomalies: key, valid_from (did you mean valid_from?)"),
-    "bad_reference_valid_from": (GOOD_CONFIG + ", references={'stream.anomalies': {'valid_from': 'anomaly_count'}}", GOOD_BLOCK,
-                                 "references.stream.anomalies.valid_from = \"anomaly_count\" is invalid; accepted: a timestamp or "
-                                 "date column of {source}.anomalies (anomaly_count bigint, load_tstamp timestamp)"),
-    "bad_reference_key": (GOOD_CONFIG + ", references={'stream.anomalies': {'valid_from': 'load_tstamp', 'key': ['id']}}",
-                          GOOD_BLOCK, "references.stream.anomalies.key = \"id\" is invalid; accepted: columns of "
-                          "{source}.anomalies (anomaly_count, load_tstamp)"),
-    "bad_reference_is_input": (GOOD_CONFIG + ", references={'stream.append_only': {'valid_from': 'load_tstamp'}}", GOOD_BLOCK,
-                               "references = \"stream.append_only\" is invalid; accepted: relations that are not also inputs "
-                               "(an input's rows at a step are tideline.input())"),
-    "bad_reference_undeclared": (GOOD_CONFIG, "{% call tideline.task_insert() %} select a.key, a.val from "
-                                 "{{ tideline.input('stream.append_only') }} as a cross join "
-                                 "{{ tideline.reference('stream.anomalies') }} as r {% endcall %}",
-                                 "tideline.reference = \"stream.anomalies\" is invalid; accepted: references named in config "
-                                 "references (none declared)"),
+                               "references.stream.anomalies: key, time_travel, valid_from (did you mean valid_from?)"),
+    "bad_reference_time_travel_parquet": (GOOD_CONFIG + ", references={'stream.anomalies': {'time_travel': true}}", GOOD_BLOCK,
+                                          NO_VERSIONS.format(name="anomalies", found="parquet")),
+    "bad_reference_time_travel_view": (GOOD_CONFIG + ", references={'stream.plain_view': {'time_travel': true}}", GOOD_BLOCK,
+                                       NO_VERSIONS.format(name="plain_view", found="a view")),
+    "bad_reference_time_travel_and_valid_from": (
+        GOOD_CONFIG + ", references={'stream.anomalies': {'time_travel': true, 'valid_from': 'load_tstamp'}}", GOOD_BLOCK,
+        "references.stream.anomalies = {{\"time_travel\": true, \"valid_from\": \"load_tstamp\"}} is invalid; accepted: "
+        + TIME_TRAVEL_ACCEPTED),
+    "bad_reference_time_travel_yes": (GOOD_CONFIG + ", references={'stream.anomalies': {'time_travel': 'yes'}}", GOOD_BLOCK,
+                                      "references.stream.anomalies = {{\"time_travel\": \"yes\"}} is invalid; accepted: "
+                                      + TIME_TRAVEL_ACCEPTED),
     "bad_snapshot": (GOOD_CONFIG + ", snapshot='yes'", GOOD_BLOCK,
                      "snapshot = \"yes\" is invalid; accepted: true (the first run passes the inputs' existing rows through the "
                      "task) or false"),

@@ -10,7 +10,7 @@
         {%- do shown.update({i.name: 'true'}) -%}
     {%- endfor -%}
     {%- for r in settings.references -%}
-        {%- do parts.update({'reference {}'.format(r.name): {'valid_from': r.valid_from, 'key': r.key}}) -%}
+        {%- do parts.update({'reference {}'.format(r.name): {'time_travel': true} if r.time_travel else {'valid_from': r.valid_from, 'key': r.key}}) -%}
     {%- endfor -%}
     {%- do shown.update(tideline.task_reference_entries(settings, none)) -%}
     {%- for st in settings.statements -%}

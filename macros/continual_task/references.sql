@@ -8,8 +8,8 @@
     run, in one run per commit and in a --full-refresh replay, the same rows. -#}
 
 {#- In a statement: the reference `name` (a model, or 'source_name.table_name') as of the step's
-    commit time; outside a step (dbt compile, the checks before a run) as of now. It must be
-    one of config references. -#}
+    commit time; outside a step (dbt compile, the checks before a run) as of now (a
+    time-travel reference: as it is). It must be one of config references. -#}
 {% macro reference(name) %}
     {%- set relation = tideline._input_relation(name) -%}
     {%- set raw = config.get('references') -%}
@@ -22,6 +22,7 @@
     {%- set at = step.get(name) if step is not none else none -%}
     {%- if at is mapping and 'reference' in at -%}{{ return(at.reference) }}{%- endif -%}
     {%- set spec = raw[name] -%}
+    {%- if spec is mapping and spec.time_travel is sameas true -%}{{ return('(select * from {})'.format(relation)) }}{%- endif -%}
     {%- set key = [spec.key] if spec.key is string else (spec.get('key') or []) -%}
     {{- return(tideline.reference_as_of_sql(relation, spec.valid_from, key, tideline.now())) -}}
 {% endmacro %}
@@ -45,11 +46,15 @@
 
 {#- What tideline.reference() gives each of the task's references at one step (as_of: its
     commit time; none: a definition's text, independent of time), by name, beside the inputs'
-    entries. -#}
+    entries: a kept history as of the step, or a table by time travel (time_travel.sql) from
+    the versions the run listed (settings.reference_versions). -#}
 {% macro task_reference_entries(settings, as_of) %}
     {%- set entries = {} -%}
+    {%- set listed = settings.get('reference_versions', {}) -%}
     {%- for r in settings.get('references', []) -%}
-        {%- do entries.update({r.name: {'reference': tideline.reference_as_of_sql(r.relation, r.valid_from, r.key, as_of)}}) -%}
+        {%- set sql = tideline.time_travel_reference_sql(r, listed.get(r.name), as_of) if r.time_travel
+                      else tideline.reference_as_of_sql(r.relation, r.valid_from, r.key, as_of) -%}
+        {%- do entries.update({r.name: {'reference': sql}}) -%}
     {%- endfor -%}
     {{- return(entries) -}}
 {% endmacro %}

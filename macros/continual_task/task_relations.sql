@@ -12,9 +12,10 @@
     {{- return(found) -}}
 {% endmacro %}
 
-{#- config references: {name: {valid_from: column, key: column or list}}, each an existing
-    relation that is not also an input, valid_from one of its timestamp or date columns, the
-    key's columns its own. -#}
+{#- config references: {name: {valid_from: column, key: column or list}} (a kept history) or
+    {name: {time_travel: true}} (a Delta or Iceberg table read by its versions: time_travel.sql),
+    each an existing relation that is not also an input, valid_from one of its timestamp or date
+    columns, the key's columns its own. -#}
 {% macro _task_references(model_name, inputs) %}
     {%- set raw = config.get('references', none) -%}
     {%- if raw is none -%}{{ return([]) }}{%- endif -%}
@@ -28,7 +29,11 @@
         {%- if name in inputs | map(attribute='name') | list -%}
             {{ tideline._task_error(model_name, 'references', name, "relations that are not also inputs (an input's rows at a step are tideline.input())") }}
         {%- endif -%}
-        {%- if spec is mapping -%}{%- do tideline.refuse_unknown_keys(tideline._task_error, model_name, setting, spec, ['valid_from', 'key']) -%}{%- endif -%}
+        {%- if spec is mapping -%}{%- do tideline.refuse_unknown_keys(tideline._task_error, model_name, setting, spec, ['valid_from', 'key', 'time_travel']) -%}{%- endif -%}
+        {%- if spec is mapping and 'time_travel' in spec -%}
+            {%- do references.append(tideline._time_travel_reference(model_name, name, spec)) -%}
+            {%- continue -%}
+        {%- endif -%}
         {%- if spec is not mapping or spec.valid_from is not string -%}
             {{ tideline._task_error(model_name, setting, spec, "{valid_from: the column of the time each version became valid, key: the columns that name a version's row (optional)}") }}
         {%- endif -%}
@@ -44,7 +49,7 @@
         {%- for k in key or [] if k | lower not in types -%}
             {{ tideline._task_error(model_name, '{}.key'.format(setting), k, "columns of {} ({})".format(found, types | join(', '))) }}
         {%- endfor -%}
-        {%- do references.append({'name': name, 'relation': found | string, 'valid_from': spec.valid_from | lower,
+        {%- do references.append({'name': name, 'relation': found | string, 'time_travel': false, 'valid_from': spec.valid_from | lower,
                                   'key': (key or []) | map('lower') | list}) -%}
     {%- endfor -%}
     {{- return(references) -}}

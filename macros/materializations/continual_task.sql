@@ -3,7 +3,8 @@
     model's statements and settings; steps.sql: the steps, the step's select, storage); this
     page is the run:
 
-      settings (a describe per input not in dbt's cache) -> state -> frontier and steps ->
+      settings (a describe per input not in dbt's cache) -> state -> frontier and steps (and
+      the versions of each reference read by time travel) ->
       per insert statement one describe -> per step: one insert, one commit (and every
       compact_every steps of a task with a delete, the drop of the old generation).
 
@@ -42,6 +43,7 @@
     {%- do tideline.quarantine_unplaced_rows(settings, settings.inputs, frontier, view) -%}
     {%- do tideline.quarantine_rows_behind_watermark(settings, settings.inputs, frontier, view) -%}
     {%- set steps = tideline.task_steps(settings, state, frontier, rebuild) -%}
+    {%- do settings.update({'reference_versions': tideline.task_reference_versions(settings, steps)}) -%}
     {%- if steps | selectattr('data') | list or rebuild or tables.live is none -%}{%- do tideline.check_task_statements(settings) -%}{%- endif -%}
 
     {%- if tables.live is none -%}
