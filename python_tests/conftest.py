@@ -51,7 +51,7 @@ FORMAT_IN_ID = re.compile(r"[\[-](parquet|delta|iceberg)[\]-]")
 UNIT_SECONDS = {
     "test_derivation.py[parquet]": 950, "test_continual_task.py[parquet]": 630, "test_channel.py": 580,
     "test_environment.py": 350, "test_merged_daily_aggregate.py[delta]": 285,
-    "test_kill.py[delta]": 285, "test_continual_task.py[iceberg]": 260,
+    "test_kill.py[delta]": 285, "test_continual_task.py[iceberg]": 320,
     "test_attribute_view.py[parquet]": 255, "test_table_formats.py[parquet]": 215,
     "test_merged_daily_aggregate.py[parquet]": 215, "test_rule_channel_runs.py[parquet]": 250,
     "test_kill.py[iceberg]": 190, "test_time_based_pipeline.py[delta]": 185,
@@ -63,7 +63,7 @@ UNIT_SECONDS = {
     "test_state_migration.py[iceberg]": 140, "test_no_trace_without_work.py[parquet]": 135,
     "test_time_based_pipeline.py[iceberg]": 130, "test_state_migration.py[parquet]": 130,
     "test_attribute_view.py": 125, "test_rule_days_to_process.py[parquet]": 125,
-    "test_catch_up_and_backfill.py[parquet]": 120, "test_continual_task.py[delta]": 115,
+    "test_catch_up_and_backfill.py[parquet]": 120, "test_continual_task.py[delta]": 160,
     "test_mutability.py[delta]": 110, "test_merge_refusals.py[parquet]": 105,
     "test_state_compaction.py[parquet]": 100, "test_derivation.py[delta]": 260,
     "test_rule_run_window.py[parquet]": 85, "test_end_to_end.py[parquet]": 70,

@@ -319,7 +319,7 @@ def time_travel_models(*names: str) -> list[Path]:
 
 
 @pytest.mark.formats("delta", "iceberg")
-@pytest.mark.make_test_formats("delta")
+@pytest.mark.make_test_formats("iceberg")   # with the refusal after expired snapshots; Delta: the property test below
 def test_a_reference_read_by_time_travel_gives_the_same_rows_in_one_run_one_run_per_commit_and_a_replay(project, deps):
     """Issue 35, item 8, for a reference without a history of its own: live.customer_tiers keeps
     each customer's current tier, overwritten in place, and orders_time_travel reads it by its
@@ -672,6 +672,7 @@ clocked_events = st.lists(st.one_of(
     st.just(("run",))), min_size=1, max_size=9)
 
 
+@pytest.mark.both_targets   # Delta's history read through the Thrift server too
 @pytest.mark.formats("delta", "iceberg")
 @pytest.mark.make_test_formats("delta")
 @end_to_end_property(make_test=1, examples=4)
