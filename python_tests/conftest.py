@@ -63,7 +63,7 @@ UNIT_SECONDS = {
     "test_state_migration.py[iceberg]": 140, "test_no_trace_without_work.py[parquet]": 135,
     "test_time_based_pipeline.py[iceberg]": 130, "test_state_migration.py[parquet]": 130,
     "test_attribute_view.py": 125, "test_rule_days_to_process.py[parquet]": 125,
-    "test_catch_up_and_backfill.py[parquet]": 120, "test_continual_task.py[delta]": 160,
+    "test_catch_up_and_backfill.py[parquet]": 120, "test_continual_task.py[delta]": 220,
     "test_mutability.py[delta]": 110, "test_merge_refusals.py[parquet]": 105,
     "test_state_compaction.py[parquet]": 100, "test_derivation.py[delta]": 260,
     "test_rule_run_window.py[parquet]": 85, "test_end_to_end.py[parquet]": 70,

@@ -374,6 +374,57 @@ def test_a_reference_read_by_time_travel_gives_the_same_rows_in_one_run_one_run_
             path.unlink()
 
 
+@pytest.mark.formats("delta", "iceberg")
+@pytest.mark.make_test_formats("delta")
+def test_a_crash_then_newer_versions_then_a_rerun_reads_each_step_at_its_version(project, deps, crash_report):
+    """Crash, rerun, same result, for a reference read by time travel: a first run, then a run of
+    two steps, then a --full-refresh replay, each repeated until it finishes, each attempt dying
+    after the first storage-changing statement no earlier attempt died after (harness.CrashPoints).
+    Before every attempt the table gets a newer version, with customer 1 in another tier, as a
+    live table changes while runs fail and are retried: a rerun lists the versions again, and
+    its steps must still read the versions of their own times. After each run the output equals
+    the reference and the tiers written out by hand."""
+    table, live = fresh_live_table(project)
+    project.reset_models()
+    name = f"tmp_tt_crash_{project.file_format}"
+    paths = time_travel_models(name)
+    points = CrashPoints(project, [table.rsplit(".", 1)[0]])
+    history, done, task = [], [], Task(orders_as_of)
+
+    def write_version(tiers: dict[int, str]) -> None:
+        project.runner.execute(f"insert overwrite {table} values " + ", ".join(f"({c}, '{t}')" for c, t in sorted(tiers.items())))
+        written = utc_clock()
+        history.extend({"customer_id": c, "tier": t, "valid_from": written} for c, t in tiers.items())
+
+    def attempts(now: dt.datetime, tiers: dict[int, str], *extra: str):
+        def attempt(on_event):
+            write_version({**tiers, 1: f"retried {len(history)}"})   # newer than every step of the run
+            return run(project, name, now, *extra, expect_success=False, on_event=on_event, **live)
+        return attempt
+
+    try:
+        for i, (tiers, orders) in enumerate(zip(TIER_VERSIONS, CLOCKED_ORDERS)):
+            write_version(dict(tiers))
+            loaded = utc_clock()
+            commit = [{"order_id": o, "customer_id": c, "amount": a, "load_tstamp": loaded} for o, c, a in orders]
+            project.write_source("orders", ORDERS, commit)
+            done += commit
+            if i == 1:
+                continue   # the next run takes two commits, two steps
+            now = utc_clock().replace(microsecond=0) + dt.timedelta(seconds=1)
+            points.until_done(attempts(now, dict(tiers)), f"the run after commit {i + 1}")
+            task.run(done, now, {"customer_tiers": history})
+            assert_rows_equal(output(project, name), task.output, label=f"{name} after commit {i + 1}")
+        points.until_done(attempts(now, dict(TIER_VERSIONS[-1]), "--full-refresh"), "a replay")
+        assert_rows_equal(output(project, name), task.output, label=f"{name} replayed")
+        assert {r["order_id"]: r["tier"] for r in task.output} == {1: "gold", 2: "silver", 3: "platinum", 4: "silver",
+                                                                    5: "bronze", 6: "gold"}
+    finally:
+        for path in paths:
+            path.unlink()
+    crash_report(points.report(f"a reference by time travel ({project.file_format})"))
+
+
 # The seed's upsert in the legacy form of tideline 0.1 (plain statements separated by `;`), which
 # models written before the statement blocks keep: the scenario below runs it.
 LEGACY_UPSERT = """{{ config(materialized='continual_task', snapshot=false, columns={'key': 'int', 'val': 'int'},
