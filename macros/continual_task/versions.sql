@@ -10,8 +10,8 @@
     {%- set listed = {} -%}
     {%- set data_steps = steps | selectattr('data') | map(attribute='time') | map('string') | list -%}
     {%- for r in settings.references if r.time_travel and data_steps -%}
-        {%- set versions = tideline._table_versions(r) -%}
         {%- set first = data_steps | min -%}
+        {%- set versions = tideline._table_versions(r, tideline.version_time(first)) -%}
         {%- if not versions.complete and tideline.version_as_of(versions, first) is none -%}
             {{ exceptions.raise_compiler_error("tideline: continual task {name}: reference {ref} has no version at or before the step at {step}: its oldest kept version, {id}, is from {oldest}, and the ones before it are gone ({why}); nothing was written. Keep the table's versions longer than the steps a run or a --full-refresh replays, or keep its history in the table and declare {{valid_from: column, key: columns}} instead".format(
                 name=settings.name, ref=r.name, step=first, id=versions.versions[0].id, oldest=versions.versions[0].time,
@@ -22,13 +22,14 @@
     {{- return(listed) -}}
 {% endmacro %}
 
-{#- A Delta or Iceberg table's versions: {'versions': [{'time': UTC text, 'id'}] oldest first,
-    'complete': whether the first version kept is the table's first}, from one statement of the
-    format's strategy (table_versions_delta, table_versions_iceberg: version_strategies.sql). -#}
-{% macro _table_versions(r) %}
+{#- A Delta or Iceberg table's versions from the newest at or before `since` (UTC text) on:
+    {'versions': [{'time': UTC text, 'id'}] oldest first, 'complete': whether the first version
+    kept is the table's first}, from the format's strategy (table_versions_delta,
+    table_versions_iceberg: version_strategies.sql). -#}
+{% macro _table_versions(r, since) %}
     {%- set strategy = {'delta': adapter.dispatch('table_versions_delta', 'tideline'),
                          'iceberg': adapter.dispatch('table_versions_iceberg', 'tideline')}[r.format] -%}
-    {{- return(strategy(r.relation)) -}}
+    {{- return(strategy(r.relation, since)) -}}
 {% endmacro %}
 
 {#- A time as text that compares as the time does: UTC, 'YYYY-MM-DD HH:MM:SS.ffffff'. A text
