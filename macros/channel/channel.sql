@@ -50,7 +50,8 @@
             cast(max(watermark) as string) as frontier,
             count_if(kind = 'run') as runs,
             to_json(array_sort(collect_list(case when mutable_time is not null then named_struct('batch', cast(batch as string), 'mutable_time', cast(mutable_time as string)) end))) as boundaries,
-            {{ tideline.state_files_sql(settings.name) }} as state_files
+            {{ tideline.state_files_sql(settings.name) }} as state_files,
+            {{ tideline.recorded_recounts_sql(settings.name, 'input') if settings.changes and settings.late_row_lookback else 'cast(null as string)' }} as recorded
         from {{ tideline.state_table() }}
         where model = '{{ settings.name }}' and kind in ('run', 'move')
     {% endset %}
@@ -64,7 +65,7 @@
     {{- return({'last_batch': row.last_batch, 'mutable_time': tideline._millis_text(row.mutable_time), 'realtime_after': row.realtime_after,
                 'frontier': row.frontier, 'watermarks': watermarks, 'runs': row.runs | int, 'state_files': row.state_files | int,
                 'history': tideline.channel_boundary_history(fromjson(row.boundaries or '[]')),
-                'recorded': tideline.recorded_recounts(settings.name, 'input') if row.frontier and settings.changes and settings.late_row_lookback else {}}) -}}
+                'recorded': tideline.recorded_recounts(row.recorded)}) -}}
 {% endmacro %}
 
 {#- A run row of state version 1 (state_move.sql): its channel facts are not in their own columns. -#}

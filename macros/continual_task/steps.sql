@@ -42,7 +42,8 @@
             coalesce(max(generation), 0) as generation,
             count_if(generation = (select max(generation) from runs)) as runs_in_generation,
             max_by(definition, batch) as definition,
-            {{ tideline.state_files_sql(settings.name, 'state_file') }} as state_files
+            {{ tideline.state_files_sql(settings.name, 'state_file') }} as state_files,
+            {{ tideline.recorded_recounts_sql(settings.name, 'input') if settings.late_row_lookback else 'cast(null as string)' }} as recorded
         from runs
     {% endset %}
     {%- set row = tideline.query_rows(sql)[0] -%}
@@ -51,7 +52,7 @@
     {{- return({'creation': row.creation, 'frontier': row.frontier, 'watermarks': watermarks,
                 'generation': row.generation | int, 'runs_in_generation': row.runs_in_generation | int, 'state_files': row.state_files | int,
                 'definition': row.definition,
-                'recorded': tideline.recorded_recounts(settings.name, 'input') if row.frontier and settings.late_row_lookback else {}}) -}}
+                'recorded': tideline.recorded_recounts(row.recorded)}) -}}
 {% endmacro %}
 
 {#- The run's steps: [{'time', 'upto' (true: the snapshot step, every row up to time), 'data'

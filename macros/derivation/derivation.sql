@@ -57,7 +57,8 @@
             max(generation) as generation,
             count_if(generation = (select max(generation) from runs where kind = 'run')) as runs_in_generation,
             max_by(definition, batch) as definition,
-            {{ tideline.state_files_sql(settings.name, 'state_file') }} as state_files
+            {{ tideline.state_files_sql(settings.name, 'state_file') }} as state_files,
+            {{ tideline.recorded_recounts_sql(settings.name, 'transform') if settings.late_row_lookback else 'cast(null as string)' }} as recorded
         from runs
         group by kind, transform
     {% endset %}
@@ -65,16 +66,13 @@
         {%- if row.kind == 'run' -%}
             {%- do state.update({'frontier': row.watermark, 'batch': row.batch, 'generation': row.generation | int,
                                  'runs_in_generation': row.runs_in_generation | int, 'state_files': row.state_files | int,
-                                 'definition': row.definition}) -%}
+                                 'definition': row.definition, 'recorded': tideline.recorded_recounts(row.recorded)}) -%}
         {%- else -%}
             {%- do state.watermarks.update({row.transform: row.watermark}) -%}
         {%- endif -%}
     {%- endfor -%}
     {%- if rebuild -%}
         {{- return({'frontier': none, 'batch': state.batch, 'generation': state.generation, 'runs_in_generation': 0, 'watermarks': {}, 'state_files': none}) -}}
-    {%- endif -%}
-    {%- if state.frontier and settings.late_row_lookback -%}
-        {%- do state.update({'recorded': tideline.recorded_recounts(settings.name, 'transform')}) -%}
     {%- endif -%}
     {{- return(state) -}}
 {% endmacro %}

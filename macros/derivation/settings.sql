@@ -9,9 +9,11 @@
     {%- set reductions = tideline._derived_reductions(model_name, derived, unique_key, columns) -%}
     {%- set registers = tideline._registers_setting(model_name) -%}
     {%- set transforms = tideline._transforms_of(model_name) -%}
+    {#- each source's column types, described once however many transforms read it -#}
+    {%- set source_types = {} -%}
     {%- for t in transforms -%}
         {%- do tideline._check_transform(model_name, t, registers | map(attribute='name') | list) -%}
-        {%- do tideline._check_transform_source(model_name, t, derived) -%}
+        {%- do tideline._check_transform_source(model_name, t, derived, source_types) -%}
     {%- endfor -%}
     {%- set feeds = transforms | rejectattr('own') | list -%}
     {%- if not feeds -%}

@@ -61,8 +61,9 @@
     {%- do t.update({'shuffle': shuffle | map('lower') | list, 'key_columns': shuffle | map('lower') | list}) -%}
 {% endmacro %}
 
-{#- A transform's source and its columns: the commit column, the order and shuffle columns. -#}
-{% macro _check_transform_source(model_name, t, derived) %}
+{#- A transform's source and its columns: the commit column, the order and shuffle columns.
+    source_types: the column types of the sources described so far, by relation (filled here). -#}
+{% macro _check_transform_source(model_name, t, derived, source_types) %}
     {%- if t.source.get('own_documents') -%}
         {{- return(tideline._check_own_documents_transform(model_name, t, derived)) -}}
     {%- endif -%}
@@ -70,7 +71,10 @@
     {%- if relation is none -%}
         {{ tideline._derivation_error(model_name, 'source', t.source.rendered, "an existing table or view (build it first, or check the name)", t.name) }}
     {%- endif -%}
-    {%- set types = tideline._column_types(relation) -%}
+    {%- if relation | string not in source_types -%}
+        {%- do source_types.update({relation | string: tideline._column_types(relation)}) -%}
+    {%- endif -%}
+    {%- set types = source_types[relation | string] -%}
     {%- set listed = types.keys() | join(', ') -%}
     {%- do t.update({'relation': relation, 'types': types}) -%}
     {%- if types.get((t.commit_column or '') | lower) != 'timestamp' -%}

@@ -42,29 +42,6 @@
     {{- return(sql) -}}
 {% endmacro %}
 
-{#- Each feed's recount, as recorded by the model's newest committed run that recorded one: {feed:
-    {watermark, recount_from, recount_rows, read_at (that run's commit time, by the clock)}} from its state rows of `kind` ('transform' of a
-    derivation, 'input' of a continual task). One query. -#}
-{% macro recorded_recounts(model_name, kind) %}
-    {% set sql %}
-        select
-            transform as feed,
-            cast(max_by(watermark, batch) as string) as watermark,
-            cast(max_by(recount_from, batch) as string) as recount_from,
-            max_by(recount_rows, batch) as recount_rows,
-            cast(max_by(committed_at, batch) as string) as read_at
-        from {{ tideline.state_table() }}
-        where model = '{{ model_name }}' and kind = '{{ kind }}' and recount_rows is not null
-        group by transform
-    {% endset %}
-    {%- set recorded = {} -%}
-    {%- for row in tideline.query_rows(sql) -%}
-        {%- do recorded.update({row.feed: {'watermark': row.watermark, 'recount_from': row.recount_from, 'recount_rows': row.recount_rows | int,
-                                       'read_at': row.read_at}}) -%}
-    {%- endfor -%}
-    {{- return(recorded) -}}
-{% endmacro %}
-
 {#- A feed's state columns of the recount: the range of its new watermark and the rows there
     (recount_from, recount_rows; null when it was not counted) and the rows found behind its
     old one (rows_behind_watermark). -#}

@@ -28,6 +28,8 @@
             create or replace view {{ tideline.state_table(name) }} as {{ tideline.state_views()[name] }}
         {% endcall %}
     {%- endfor -%}
+    {#- dbt's relation cache learns what was made, so the models of this invocation do not make it again -#}
+    {%- do tideline._cache_state_relations(relation is none and tideline.state_file_format() != 'iceberg', missing_views) -%}
     {#- an empty hook: dbt sends nothing for it -#}
     {{- return('') -}}
 {% endmacro %}
