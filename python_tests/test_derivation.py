@@ -144,11 +144,28 @@ def settlements_reference() -> Derivation:
 
 @pytest.mark.both_targets
 def test_flagged_transfers_alice_50_then_75(project, deps):
-    """The seed's sequence: alice receives 50, then sends 75: balance -25, overdrawn."""
+    """The seed's sequence: alice receives 50, then sends 75: balance -25, overdrawn. What the
+    runs send: tl_state and its views made once in a new schema (by the on-run-start hook, not
+    again by the model), the source described once although two transforms read it, and the
+    recorded recounts read in the state query, not in a query of their own."""
+    runs: list[list[str]] = []
+
+    def watch(event) -> None:
+        if event.info.name == "SQLQuery":
+            runs[-1].append(re.sub(r"^/\*.*?\*/", "", " ".join(event.data.sql.split()).lower()).strip())
+
     project.write_source("transfers", TRANSFERS, [transfer(1, "bob", "alice", 50, 0)], replace=True)
-    run(project, "flagged_transfers", T0 + dt.timedelta(hours=1))
+    runs.append([])
+    run(project, "flagged_transfers", T0 + dt.timedelta(hours=1), on_event=watch)
     project.write_source("transfers", TRANSFERS, [transfer(2, "alice", "carol", 75, 90)])
-    run(project, "flagged_transfers", T0 + dt.timedelta(hours=2))
+    runs.append([])
+    run(project, "flagged_transfers", T0 + dt.timedelta(hours=2), on_event=watch)
+    for n, sent in enumerate(runs, 1):
+        made = [s for s in sent if s.startswith(("create table if not exists", "create or replace view")) and ".tl_" in s.split(" as ")[0]]
+        assert len(made) == len(set(made)), f"run {n} made tl_state or its views twice: {[m[:70] for m in made]}"
+        described = [s for s in sent if s.startswith(f"describe extended {project.source_schema}.transfers")]
+        assert len(described) == 1, f"run {n}: {described}"
+        assert not [s for s in sent if s.startswith("select transform as feed")], f"run {n} read the recounts apart"
     got = project.table("flagged_transfers", ["id", "sender", "recipient", "amount", "balance", "overdrawn"])
     assert_rows_equal(got, [
         {"id": 1, "sender": "bob", "recipient": "alice", "amount": 50.0, "balance": -50.0, "overdrawn": True},
