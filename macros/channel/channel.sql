@@ -51,7 +51,7 @@
             count_if(kind = 'run') as runs,
             to_json(array_sort(collect_list(case when mutable_time is not null then named_struct('batch', cast(batch as string), 'mutable_time', cast(mutable_time as string)) end))) as boundaries,
             {{ tideline.state_files_sql(settings.name) }} as state_files,
-            {{ tideline.recorded_recounts_sql(settings.name, 'input') if settings.changes and settings.late_row_lookback else 'cast(null as string)' }} as recorded
+            {{ tideline.recorded_recounts_sql(settings.name, 'input', settings.changes and settings.late_row_lookback) }} as recorded
         from {{ tideline.state_table() }}
         where model = '{{ settings.name }}' and kind in ('run', 'move')
     {% endset %}

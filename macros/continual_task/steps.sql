@@ -43,7 +43,7 @@
             count_if(generation = (select max(generation) from runs)) as runs_in_generation,
             max_by(definition, batch) as definition,
             {{ tideline.state_files_sql(settings.name, 'state_file') }} as state_files,
-            {{ tideline.recorded_recounts_sql(settings.name, 'input') if settings.late_row_lookback else 'cast(null as string)' }} as recorded
+            {{ tideline.recorded_recounts_sql(settings.name, 'input', settings.late_row_lookback) }} as recorded
         from runs
     {% endset %}
     {%- set row = tideline.query_rows(sql)[0] -%}

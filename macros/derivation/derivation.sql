@@ -58,7 +58,7 @@
             count_if(generation = (select max(generation) from runs where kind = 'run')) as runs_in_generation,
             max_by(definition, batch) as definition,
             {{ tideline.state_files_sql(settings.name, 'state_file') }} as state_files,
-            {{ tideline.recorded_recounts_sql(settings.name, 'transform') if settings.late_row_lookback else 'cast(null as string)' }} as recorded
+            {{ tideline.recorded_recounts_sql(settings.name, 'transform', settings.late_row_lookback) }} as recorded
         from runs
         group by kind, transform
     {% endset %}

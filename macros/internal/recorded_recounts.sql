@@ -4,8 +4,13 @@
 {#- Each feed's recount, as recorded by the model's newest committed run that recorded one, from
     its state rows of `kind` ('transform' of a derivation, 'input' of a continual task or a
     channel): a scalar subquery giving them as JSON, for a column of the model's state query (so
-    no statement of its own); recorded_recounts reads it. -#}
-{% macro recorded_recounts_sql(model_name, kind) %}
+    no statement of its own); recorded_recounts reads it. `lookback`: whether the model recounts
+    at all (its late_row_lookback; a channel's only with changes): without one, a null column
+    and no read of the state. -#}
+{% macro recorded_recounts_sql(model_name, kind, lookback) %}
+    {%- if not lookback -%}
+        {{- return('cast(null as string)') -}}
+    {%- endif -%}
     {% set sql %}
         (
             select to_json(collect_list(named_struct(
