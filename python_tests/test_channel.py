@@ -79,7 +79,6 @@ def committed_runs(project) -> int:
     return project.rows(f"select count(*) from {project.fresh('tl_state')} where model = 'readings' and kind = 'run'")[0][0]
 
 
-@pytest.mark.both_targets
 def test_the_seeds_scenario_epochs_moves_refusals_and_downstream(channel_project):
     project = channel_project
     ref = Channel(M0, checks={"value_not_negative": lambda v: v["value"] >= 0, "label_present": lambda v: v["label"] is not None})
@@ -413,6 +412,7 @@ def test_bad_settings_and_epoch_queries_are_refused_naming_the_channel_and_the_v
             path.unlink()
 
 
+@pytest.mark.both_targets   # the channel's multi-run scenario on the cluster: runs, a refusal, a mutable time given
 def test_a_channel_without_mutable_time_can_be_given_one_before_its_items_and_never_lose_it(runner, channel_project):
     """A channel built without mutable_time, then given one: refused where stable items would
     become mutable again, accepted before them (history can then be inserted); removing it

@@ -6,9 +6,9 @@
 {% endmacro %}
 
 {#- Whether the session has the Iceberg catalog tideline writes to (it is stated: a catalog is a
-    static setting). -#}
+    static setting). One `set <key>`: Spark answers `<undefined>` for a key nothing states. -#}
 {% macro iceberg_catalog_configured() %}
-    {{- return('spark.sql.catalog.{}'.format(tideline.iceberg_catalog()) in tideline.stated_session_settings()) -}}
+    {{- return(tideline.session_setting('spark.sql.catalog.{}'.format(tideline.iceberg_catalog())) != '<undefined>') -}}
 {% endmacro %}
 
 {#- The schemas (of this invocation's models and tl_state) whose tables are Iceberg tables. -#}
