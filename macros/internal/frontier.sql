@@ -22,6 +22,10 @@
     (behind_watermark.sql; state.recorded holds the last run's), with the rows found there
     located (behind_watermark_rows.sql)}.
 
+    Feeds that read the same relation the same way (the same commit column, delay, watermark and
+    recorded recount: two transforms of one source) are read once, and their answer given to
+    each (distinct_feed_reads).
+
     A row without a commit time is after no frontier, so no run ever reads it: each run counts
     them (the run line warns, the state records them as rows_without_load_time), for every feed
     but those with counted false and tideline's own tables (_tl_batch is never null), in the same scan
@@ -29,9 +33,10 @@
     statistics hold neither (parquet's, Delta's and Iceberg's null counts), so the count costs
     no more reads than the watermark's filter, not the history. -#}
 {% macro commit_frontier(feeds, state, with_steps=false, lookback=0) %}
+    {%- set read = tideline.distinct_feed_reads(feeds, state) -%}
     {% set sql %}
         with newest as (
-            {%- for t in feeds %}
+            {%- for t in read.feeds %}
             {%- set counted = t.get('counted', true) and t.commit_column != '_tl_batch' %}
             {%- if t.get('clock') and not counted %}
             select {{ loop.index0 }} as i, '{{ t.name }}' as feed, {{ tideline.ts(tideline.now()) }} as reaches, 0 as unplaced
@@ -54,7 +59,7 @@
         )
 
         select 'frontier' as kind, 'frontier' as feed, cast(f as string) as value from frontier
-        {%- for t in feeds %}
+        {%- for t in read.feeds %}
         {%- set new_rows %}
         from {{ t.source.rendered }}
         where {{ t.commit_column }} + interval {{ t.delay }} seconds <= (select f from frontier)
@@ -69,7 +74,7 @@
         {{ new_rows }}
         {%- endif %}
         {%- endfor %}
-        {%- for t in feeds %}
+        {%- for t in read.feeds %}
         {{ tideline._recount_sql(t, state, lookback) }}
         {%- endfor %}
         union all
@@ -78,13 +83,36 @@
     {%- set result = {'frontier': none, 'documents': {}, 'steps': [], 'unplaced': {}, 'recent': {}} -%}
     {%- set recount = {} -%}
     {%- for row in tideline.query_rows(sql) -%}
-        {%- if row.kind == 'frontier' -%}{%- do result.update({'frontier': row['value']}) -%}
-        {%- elif row.kind == 'documents' -%}{%- do result.documents.update({row.feed: row['value'] | int}) -%}
-        {%- elif row.kind == 'unplaced' -%}{%- do result.unplaced.update({row.feed: row['value'] | int}) -%}
-        {%- elif row.kind == 'recent' -%}{%- do result.recent.update({row.feed: row['value'] | int}) -%}
-        {%- elif row.kind == 'recount' -%}{%- do recount.update({row.feed: row['value'] | int if row['value'] is not none else none}) -%}
-        {%- else -%}{%- do result.steps.append(row['value']) -%}{%- endif -%}
+        {%- for feed in read.alike.get(row.feed, [row.feed]) -%}
+            {%- if row.kind == 'frontier' -%}{%- do result.update({'frontier': row['value']}) -%}
+            {%- elif row.kind == 'documents' -%}{%- do result.documents.update({feed: row['value'] | int}) -%}
+            {%- elif row.kind == 'unplaced' -%}{%- do result.unplaced.update({feed: row['value'] | int}) -%}
+            {%- elif row.kind == 'recent' -%}{%- do result.recent.update({feed: row['value'] | int}) -%}
+            {%- elif row.kind == 'recount' -%}{%- do recount.update({feed: row['value'] | int if row['value'] is not none else none}) -%}
+            {%- elif feed == row.feed -%}{%- do result.steps.append(row['value']) -%}{%- endif -%}
+        {%- endfor -%}
     {%- endfor -%}
     {%- do result.update({'steps': result.steps | sort, 'behind': tideline.located_behind_watermark(feeds, tideline.behind_watermark_found(state, recount))}) -%}
     {{- return(result) -}}
+{% endmacro %}
+
+{#- The feeds the frontier query reads: one of each set of feeds that read the same relation the
+    same way (source, commit column, delay, clock, counted, watermark, recorded recount), and
+    {'feeds': [those], 'alike': {the one read's name: [the names of every feed of its set]}}. -#}
+{% macro distinct_feed_reads(feeds, state) %}
+    {%- set read = {'feeds': [], 'alike': {}} -%}
+    {%- set first_of = {} -%}
+    {%- for t in feeds -%}
+        {%- set recorded = state.get('recorded', {}).get(t.name) or {} -%}
+        {%- set how = [t.source.rendered, t.commit_column, t.delay, t.get('clock', false), t.get('counted', true),
+                       state.watermarks.get(t.name), recorded.get('recount_from'), recorded.get('watermark')] | join('|') -%}
+        {%- if how in first_of -%}
+            {%- do read.alike[first_of[how]].append(t.name) -%}
+        {%- else -%}
+            {%- do first_of.update({how: t.name}) -%}
+            {%- do read.feeds.append(t) -%}
+            {%- do read.alike.update({t.name: [t.name]}) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{- return(read) -}}
 {% endmacro %}
