@@ -34,6 +34,7 @@ def test_local_target_settings(project):
                               ("spark.databricks.delta.snapshotPartitions", "TIDELINE_DELTA_SNAPSHOT_PARTITIONS"),
                               ("spark.sql.adaptive.enabled", "TIDELINE_ADAPTIVE"),
                               ("spark.sql.optimizer.dynamicPartitionPruning.enabled", "TIDELINE_DPP"),
+                              ("spark.sql.optimizer.runtime.bloomFilter.enabled", "TIDELINE_RUNTIME_FILTER"),
                               ("spark.sql.codegen.wholeStage", "TIDELINE_CODEGEN")):
         assert spark.conf.get(setting) == os.environ[variable] == SPEED_SETTINGS[variable], setting
 
@@ -54,13 +55,14 @@ def test_the_cluster_gets_the_suites_speed_settings_only_when_asked(monkeypatch)
     assert plain["spark.sql.shuffle.partitions"] == "4" and plain["spark.databricks.delta.snapshotPartitions"] == "2"
     assert plain["spark.executor.extraJavaOptions"] == "-Duser.timezone=UTC"
     assert not {"spark.sql.adaptive.enabled", "spark.databricks.delta.stats.skipping", "spark.sql.codegen.wholeStage",
-                "spark.sql.optimizer.dynamicPartitionPruning.enabled"} & set(plain)
+                "spark.sql.optimizer.dynamicPartitionPruning.enabled", "spark.sql.optimizer.runtime.bloomFilter.enabled"} & set(plain)
     use_speed_settings()
     fast = confs()
     assert {key: fast[key] for key in set(fast) - set(plain) | {"spark.sql.shuffle.partitions"}} == {
         "spark.sql.adaptive.enabled": "false", "spark.databricks.delta.stats.skipping": "false",
         "spark.sql.codegen.wholeStage": "false", "spark.sql.codegen.factoryMode": "NO_CODEGEN",
-        "spark.sql.optimizer.dynamicPartitionPruning.enabled": "false", "spark.sql.shuffle.partitions": "1"}
+        "spark.sql.optimizer.dynamicPartitionPruning.enabled": "false", "spark.sql.optimizer.runtime.bloomFilter.enabled": "false",
+        "spark.sql.shuffle.partitions": "1"}
     assert fast["spark.databricks.delta.snapshotPartitions"] == "1"
     assert fast["spark.executor.extraJavaOptions"] == "-Duser.timezone=UTC -XX:CompileThresholdScaling=10"
 

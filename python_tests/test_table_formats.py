@@ -141,8 +141,8 @@ def test_a_parquet_pipeline_is_refused_as_iceberg_until_a_full_refresh_converts_
 def delta_history(project, table: str) -> list[str]:
     """The operations of a Delta table's commits, oldest first."""
     sql = f"describe history {project.schema}.{table}"
-    columns = project.runner.columns(sql)
-    rows = [dict(zip(columns, r)) for r in project.rows(sql)]
+    columns, found = project.runner.columns_and_rows(sql)
+    rows = [dict(zip(columns, r)) for r in found]
     return [r["operation"] for r in sorted(rows, key=lambda r: r["version"])]
 
 

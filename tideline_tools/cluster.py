@@ -113,7 +113,8 @@ def _test_speed_settings() -> dict[str, str]:
     settings = {"TIDELINE_ADAPTIVE": "spark.sql.adaptive.enabled", "TIDELINE_SHUFFLE_PARTITIONS": "spark.sql.shuffle.partitions",
                 "TIDELINE_DELTA_SKIPPING": "spark.databricks.delta.stats.skipping",
                 "TIDELINE_DELTA_SNAPSHOT_PARTITIONS": "spark.databricks.delta.snapshotPartitions",
-                "TIDELINE_DPP": "spark.sql.optimizer.dynamicPartitionPruning.enabled"}
+                "TIDELINE_DPP": "spark.sql.optimizer.dynamicPartitionPruning.enabled",
+                "TIDELINE_RUNTIME_FILTER": "spark.sql.optimizer.runtime.bloomFilter.enabled"}
     conf = {setting: os.environ[variable] for variable, setting in settings.items() if os.environ.get(variable)}
     if os.environ.get("TIDELINE_CODEGEN") == "false":
         conf["spark.sql.codegen.wholeStage"] = "false"

@@ -22,6 +22,8 @@ class SqlRunner(Protocol):
 
     def columns(self, sql: str) -> list[str]: ...
 
+    def columns_and_rows(self, sql: str) -> tuple[list[str], list[tuple]]: ...
+
 
 class LocalSpark:
     target = "local"
@@ -51,6 +53,11 @@ class LocalSpark:
     def columns(self, sql: str) -> list[str]:
         return self.spark.sql(sql).columns
 
+    def columns_and_rows(self, sql: str) -> tuple[list[str], list[tuple]]:
+        """A query's column names and its rows, planned once."""
+        frame = self.spark.sql(sql)
+        return frame.columns, [tuple(r) for r in frame.collect()]
+
 
 class ThriftSpark:
     target = "cluster"
@@ -74,14 +81,20 @@ class ThriftSpark:
         self._cursor(sql).close()
 
     def rows(self, sql: str) -> list[tuple]:
-        """Rows with the same Python types the local runner returns (PyHive gives strings)."""
+        return self.columns_and_rows(sql)[1]
+
+    def columns_and_rows(self, sql: str) -> tuple[list[str], list[tuple]]:
+        """A query's column names and its rows, in one statement, with the same Python types the
+        local runner returns (PyHive gives strings)."""
         cursor = self._cursor(sql)
         try:
-            parsers = [_THRIFT_PARSERS.get(d[1]) for d in cursor.description or []]
-            return [
+            described = cursor.description or []
+            parsers = [_THRIFT_PARSERS.get(d[1]) for d in described]
+            rows = [
                 tuple(p(v) if isinstance(v, str) and p is not None else v for v, p in zip(row, parsers))
                 for row in cursor.fetchall()
             ]
+            return [d[0].split(".")[-1] for d in described], rows
         finally:
             cursor.close()
 
