@@ -14,6 +14,10 @@ their folders): a test that edits or adds a model gets a new parse, as dbt's par
 would notice. TIDELINE_TEST_REPARSE=1
 turns the reuse off (every command parses, as on a user's machine); the environment tests run
 dbt by path in processes of their own and so parse as users do.
+
+A parse that does happen (a new schema, new parse-time vars, an edited file) is itself shorter
+through dbt's own cache for test suites, which conftest.py turns on: the Jinja of a macro file
+dbt parsed once in this process is not parsed again.
 """
 
 from __future__ import annotations
