@@ -22,7 +22,7 @@ import pytest
 from hypothesis import strategies as st
 
 import reference_attributes as ref_attrs
-from harness import assert_rows_equal, fast_property, replace_rows
+from harness import assert_rows_equal, fast_property, named_rows, replace_rows
 
 pytestmark = pytest.mark.fast
 
@@ -148,8 +148,7 @@ def test_the_attributes_of_each_period_and_reference_day_equal_the_reference(pro
     rows = event_rows(case)
     replace_rows(project.runner, f"{project.schema}.tl_filtered_events", list(COLUMNS), rows)
     sql = renderings[case["first_last"], case["include"], case["as_of"]]
-    columns, found = project.runner.columns_and_rows(sql)
-    got = [dict(zip(columns, r)) for r in found]
+    got = named_rows(project.runner, sql)
     the_view = view(case["first_last"], case["include"])
     expected = ref_attrs.attributes(the_view, rows, AS_OF[case["as_of"]], case["include"])
     assert_rows_equal(got, expected, label=f"{case['first_last']}, include {case['include']}, as of {case['as_of']}")
@@ -194,8 +193,7 @@ def test_a_worked_example_gives_the_attributes_written_out_by_hand(project, rend
     reference) for both first_last settings, on events where they differ."""
     replace_rows(project.runner, f"{project.schema}.tl_filtered_events", list(COLUMNS), WORKED_EVENTS)
     sql = renderings[first_last, True, "inside"]
-    columns, found = project.runner.columns_and_rows(sql)
-    got = [dict(zip(columns, r)) for r in found]
+    got = named_rows(project.runner, sql)
     assert_rows_equal(got, WORKED_EXPECTED[first_last], label=first_last)
     # the reference agrees, so the property test above checks the same rule
     assert_rows_equal(ref_attrs.attributes(view(first_last, True), WORKED_EVENTS, AS_OF["inside"], True),

@@ -9,7 +9,7 @@ import datetime as dt
 
 import pytest
 
-from harness import ICEBERG_CATALOG, assert_rows_equal, data_rows
+from harness import ICEBERG_CATALOG, assert_rows_equal, data_rows, named_rows
 from tideline_tools.generator import EventWorld
 
 pytestmark = pytest.mark.local_only
@@ -140,9 +140,7 @@ def test_a_parquet_pipeline_is_refused_as_iceberg_until_a_full_refresh_converts_
 
 def delta_history(project, table: str) -> list[str]:
     """The operations of a Delta table's commits, oldest first."""
-    sql = f"describe history {project.schema}.{table}"
-    columns, found = project.runner.columns_and_rows(sql)
-    rows = [dict(zip(columns, r)) for r in found]
+    rows = named_rows(project.runner, f"describe history {project.schema}.{table}")
     return [r["operation"] for r in sorted(rows, key=lambda r: r["version"])]
 
 
