@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 import reference_attributes as ref_attrs
@@ -318,6 +319,7 @@ def as_signals_export(view: dict, name: str) -> dict:
             } for a in view["attributes"]]}
 
 
+@pytest.mark.extended   # make test: the check command (test_the_check_command_...) and the views tool (test_the_signals_views_tool_...)
 def test_a_signals_export_gives_the_same_models_and_what_tideline_cannot_compute_is_refused(tmp_path):
     """Issue 37, item 1, without Spark (the check command): the package's view of 17 attributes,
     exported as Signals writes it and pasted as it is, gives the same daily aggregate and

@@ -132,7 +132,7 @@ def assert_changes_read(project, down: Task) -> None:
 
 
 @pytest.mark.formats("parquet", "delta", "iceberg")
-@pytest.mark.make_test_formats("parquet")
+@pytest.mark.extended   # make test: test_any_schedule_of_a_task_over_the_upsert_... (random commits, runs and schedules)
 def test_a_task_over_a_task_that_deletes_sees_each_insert_and_delete_however_seldom_it_runs(project, deps, crash_report):
     """upsert_changes reads the upsert (a task with a delete, compacting every 2 steps) and runs
     in some runs only: between two of its runs the upsert inserts and deletes (1, 5) and
@@ -242,6 +242,7 @@ ORDER_COMMITS = [
 ]
 
 
+@pytest.mark.extended   # make test: the random splits (test_any_split_of_runs_reads_each_reference_as_of_its_step)
 def test_a_reference_read_as_of_each_step_gives_the_same_rows_in_one_run_or_one_run_per_commit(project, deps):
     """Issue 35, item 8: orders_as_of joins each order with the tier its customer had at the
     order's commit time, from a kept history (config references, valid_from). Three commits
@@ -375,7 +376,7 @@ def test_a_reference_read_by_time_travel_gives_the_same_rows_in_one_run_one_run_
 
 
 @pytest.mark.formats("delta", "iceberg")
-@pytest.mark.make_test_formats("delta")
+@pytest.mark.extended   # make test: the crash test on Delta, the interleaving of versions, commits and runs on Delta
 def test_a_crash_then_newer_versions_then_a_rerun_reads_each_step_at_its_version(project, deps, crash_report):
     """Crash, rerun, same result, for a reference read by time travel: a first run, then a run of
     two steps, then a --full-refresh replay, each repeated until it finishes, each attempt dying
