@@ -86,7 +86,7 @@ UNIT_SECONDS = {
     "test_run_lock.py[parquet]": 15, "test_install_from_git.py": 10,
     "test_environment.py[parquet]": 10, "test_rule_type_assignment.py": 5,
     "test_rule_type_names.py": 2, "test_config_docs.py": 2, "test_rule_definitions.py": 1,
-    "test_macro_docs.py": 1, "test_generator.py": 1, "test_rows_written_after.py[parquet]": 15,
+    "test_macro_docs.py": 1, "test_generator.py": 1, "test_tiers.py": 15, "test_rows_written_after.py[parquet]": 15,
     "test_rows_written_after.py[delta]": 12, "test_rows_written_after.py[iceberg]": 6,
 }
 
@@ -127,7 +127,9 @@ def pytest_collection_modifyitems(config, items):
     extended = extended_tier()
     if extended:   # the variants make test leaves out, every crash test at each statement (crash_stride)
         # and every property test with all its cases (harness.drawn_examples)
+        # and the scenarios that make test runs shorter (marker longer_in_extended) at full length
         left = [item for item in items if not (in_extended_tier(item) or "crash_report" in item.fixturenames
+                                               or "longer_in_extended" in item.keywords
                                                or getattr(item.obj, "is_hypothesis_test", False))]
     else:
         left = [item for item in items if in_extended_tier(item)]

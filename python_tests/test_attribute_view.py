@@ -247,6 +247,7 @@ def dbt_without_spark(project_dir: Path, target: Path | None, *args: str, env: d
                           env={**os.environ, "JAVA_HOME": "/nonexistent-java", **(env or {})}, capture_output=True, text=True, cwd=project_dir)
 
 
+@pytest.mark.extended   # make test: the views tool's models, which the check command accepts (test_the_signals_views_tool_...)
 def test_the_check_command_checks_views_and_prints_their_sql_without_spark(project, tmp_path):
     """`dbt run-operation tideline.check_attribute_views` (issue 37, item 3) where Spark cannot
     start (a statement there fails), beside this process's Spark, which holds the data folder's

@@ -274,6 +274,7 @@ def loaded(op: str, time: dt.datetime, item_id: str, changed_at: dt.datetime, lo
     return {**change(op, time, item_id, changed_at, value), "loaded_at": loaded_at}
 
 
+@pytest.mark.extended   # make test: the named late rows (test_change_rows_loaded_late_...) and the random interleavings above
 @end_to_end_property(make_test=1)
 @given(history=events, runs=st.integers(2, 4), seed=st.randoms(use_true_random=False))
 # posts, an unpost and a delete loaded late behind later ops (2 superseded), then two moves

@@ -259,6 +259,7 @@ SEED_MODELS = ["last_large_send", "balances", "first_send", "flagged_transfers",
 SEED_MODELS_MAKE_TEST = ["last_large_send", "balances", "flagged_transfers"]
 
 
+@pytest.mark.longer_in_extended
 def test_seed_examples_over_several_runs_equal_the_reference_and_a_rebuild(project, deps):
     """Five loads (one empty), a run after each: every model equals the reference after every
     run; then a --full-refresh gives the same tables. (On Delta, the multi-run scenarios are the
@@ -310,6 +311,7 @@ def test_seed_examples_over_several_runs_equal_the_reference_and_a_rebuild(proje
     project.assert_formats([f"{name}__tl_data" for name in seed_models] + ["tl_state"])
 
 
+@pytest.mark.extended   # make test: tideline as a package in test_as_a_package.py, `dbt build` in test_end_to_end.py
 def test_the_project_builds_whole_without_disabling_any_of_tidelines_models(project, deps):
     """examples/derivations holds derivations only and installs tideline as a package without
     disabling any of its models: `dbt build` of the whole project succeeds. tideline's examples
@@ -912,11 +914,11 @@ def test_a_cycle_settles_in_its_passes_and_one_that_needs_more_than_max_passes_i
 def test_a_crash_during_the_passes_then_a_rerun_equals_an_uninterrupted_run(project, deps, crash_report):
     """transfer_fees, a first build and a run, each with a fee chain: each repeated until it
     finishes, each attempt dying after a storage-changing statement no earlier attempt died
-    after (every one in the extended tier, every fourth of the model's in `make test`), the pass
+    after (every one: the extended tier runs it), the pass
     tables' drops and creates among them; after each, the model equals the reference and no
     pass table is left."""
     project.reset_models()
-    points = CrashPoints(project, stride=None if extended_tier() else 4)
+    points = CrashPoints(project)
     reference = fees_reference()
     done: list[dict] = []
     for batch, now in ((BATCHES[0], T0 + dt.timedelta(hours=1)), (BATCHES[1], T0 + dt.timedelta(hours=2))):
@@ -951,11 +953,11 @@ def test_a_read_delay_on_the_derivations_own_documents_holds_them_until_a_run_re
     published by the first run whose frontier (the clock) reaches it, in its place in the order,
     counted in the run line, and never twice, while the runs in between hold documents, read
     some and compact with some still held. The two compacting runs die after a storage-changing
-    statement no earlier attempt died after (every fourth in `make test`, every one in the
-    extended tier) and are run again. After every run the model equals the reference; a
+    statement no earlier attempt died after (every one: the extended tier runs it) and are run
+    again. After every run the model equals the reference; a
     --full-refresh at the end gives the same rows."""
     project.reset_models()
-    points = CrashPoints(project, stride=None if extended_tier() else 4)
+    points = CrashPoints(project)
     reference = settlements_reference()
     done: list[dict] = []
     released: list[int] = []

@@ -41,6 +41,7 @@ def assert_as_the_reference(project, reference: Pipeline, label: str) -> None:
 
 
 @pytest.mark.make_test_formats("delta")
+@pytest.mark.longer_in_extended
 def test_every_run_merges_to_the_reference_and_a_rebuild_gives_the_same(project, runner, deep):
     project.reset()
     reference = Pipeline(SETTINGS)

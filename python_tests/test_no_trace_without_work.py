@@ -32,6 +32,7 @@ def files(project, table: str) -> dict[str, tuple[int, int]]:
             for p in folder.rglob("*") if p.is_file()}
 
 
+@pytest.mark.longer_in_extended
 def test_runs_without_new_loads_leave_every_file_and_row_as_it_was(project):
     last = WORLD.last_arrival().replace(tzinfo=None)
     first = dt.datetime(2025, 5, 3)

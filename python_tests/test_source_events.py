@@ -46,6 +46,7 @@ def assert_as_the_reference(project, reference: Pipeline, label: str) -> None:
     assert got == want, f"{label}: date state against the reference"
 
 
+@pytest.mark.longer_in_extended
 def test_every_run_and_a_backfill_give_what_the_aggregate_over_filtered_events_gives(project):
     """Each run, the backfill and the catch-up equal the Python reference (independent of
     tideline) and, as a second check, the same aggregate over the filtered events."""

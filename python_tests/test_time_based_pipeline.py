@@ -33,6 +33,7 @@ ON_CLUSTER = os.environ.get("TIDELINE_TARGET") == "cluster"
 
 @pytest.mark.both_targets
 @pytest.mark.make_test_formats("delta")
+@pytest.mark.longer_in_extended
 def test_hourly_loads_over_ten_days_match_the_reference_after_every_run(project, deep):
     reference = Pipeline(SETTINGS)
     run_every = RUN_EVERY[deep and not ON_CLUSTER]
