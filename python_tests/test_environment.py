@@ -37,6 +37,10 @@ def test_local_target_settings(project):
                               ("spark.sql.optimizer.runtime.bloomFilter.enabled", "TIDELINE_RUNTIME_FILTER"),
                               ("spark.sql.codegen.wholeStage", "TIDELINE_CODEGEN")):
         assert spark.conf.get(setting) == os.environ[variable] == SPEED_SETTINGS[variable], setting
+    # and the JVM options reach the JVM that runs the session
+    started_with = list(spark.sparkContext._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments())
+    assert os.environ["TIDELINE_JVM_OPTIONS"] == SPEED_SETTINGS["TIDELINE_JVM_OPTIONS"]
+    assert set(SPEED_SETTINGS["TIDELINE_JVM_OPTIONS"].split()) <= set(started_with), started_with
 
 
 def test_the_cluster_gets_the_suites_speed_settings_only_when_asked(monkeypatch):
@@ -64,7 +68,8 @@ def test_the_cluster_gets_the_suites_speed_settings_only_when_asked(monkeypatch)
         "spark.sql.optimizer.dynamicPartitionPruning.enabled": "false", "spark.sql.optimizer.runtime.bloomFilter.enabled": "false",
         "spark.sql.shuffle.partitions": "1"}
     assert fast["spark.databricks.delta.snapshotPartitions"] == "1"
-    assert fast["spark.executor.extraJavaOptions"] == "-Duser.timezone=UTC -XX:CompileThresholdScaling=10"
+    assert fast["spark.executor.extraJavaOptions"] == ("-Duser.timezone=UTC -XX:CompileThresholdScaling=10 -XX:+UnlockDiagnosticVMOptions"
+                                                       " -XX:-BytecodeVerificationRemote")
 
 
 def test_a_new_now_in_the_environment_parses_nothing_again(project):
