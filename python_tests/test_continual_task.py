@@ -72,7 +72,7 @@ LOADS = [
 
 @pytest.mark.both_targets
 @pytest.mark.formats("parquet", "delta", "iceberg")
-@pytest.mark.make_test_formats("parquet")   # Delta: the cluster tier (conftest, DEEP_FORMAT) and the crash test
+@pytest.mark.make_test_formats("parquet")   # Delta: the crash test; the cluster runs the interleaving of versions on Delta
 def test_upsert_and_running_totals_over_several_runs_equal_the_reference_and_a_replay(project, deps):
     project.write_source("append_only", APPEND_ONLY, [], replace=True)
     tasks = {"upsert": Task(upsert), "running_totals": Task(running_totals)}
