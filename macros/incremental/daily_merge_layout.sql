@@ -25,8 +25,8 @@
 
 {#- Of `dates`, those that are not single: how many committed runs and how many runs that never
     committed left rows in each. The dates' runs are found first (a few pairs of date and run
-    id), then joined with the committed runs: joining every row of the dates costs more at
-    volume (on Delta at 200,000 events a day, 3.0 s against 3.9 s, docs/benchmarks.md). -#}
+    id), then joined with the committed runs, not every row of the dates (on parquet at 200,000
+    events a day about 15% less; on Delta no difference: docs/benchmarks.md). -#}
 {% macro merge_unsettled_dates_sql(model_name, data, date_column, dates) %}
     {% set sql %}
         select cast(parts.{{ date_column }} as string) as part_date,
